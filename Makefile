@@ -1,0 +1,97 @@
+# SPDX-License-Identifier: GPL-2.0
+# iterkit: `make` builds the module, the BPF programs and the loader for the
+# kernel named by KVER (default: the running kernel if its headers are here,
+# else the newest installed headers). `make demo` and `make check` also set
+# up what is missing and run everything in a VM.
+
+KVER ?= $(shell scripts/kver.sh)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD := build
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CC ?= gcc
+VERSION := $(shell cat VERSION)
+
+# vmlinux.h comes from the target kernel's BTF; the running kernel's as a fallback.
+VMLINUX_BTF ?= $(firstword $(wildcard $(KDIR)/vmlinux) /sys/kernel/btf/vmlinux)
+
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-I$(BUILD) -Ibpf -I/usr/include/$(shell gcc -dumpmachine)
+USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace \
+	-DITERKIT_VERSION='"$(VERSION)"'
+# libbpf 1.4 is linked in statically (bookworm's shared libbpf1 is 1.1); libelf/zlib stay shared.
+USER_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -lzstd
+
+LOADER_PROGS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
+LOADER_SKELS := $(patsubst %,$(BUILD)/bpf/%.skel.h,$(LOADER_PROGS))
+LOADER_SRCS := $(wildcard userspace/*.c)
+
+TEST_PROGS := $(patsubst tests/progs/%.bpf.c,%,$(wildcard tests/progs/*.bpf.c))
+TEST_SKELS := $(patsubst %,$(BUILD)/tests/progs/%.skel.h,$(TEST_PROGS))
+KSFT_SRCS := $(wildcard tests/kselftest/*.c)
+KSFT_BINS := $(patsubst tests/kselftest/%.c,$(BUILD)/tests/%,$(KSFT_SRCS))
+VERIFIER_OBJS := $(patsubst tests/verifier/%.bpf.c,$(BUILD)/tests/verifier/%.bpf.o,\
+	$(wildcard tests/verifier/*.bpf.c))
+VERIFIER_RUNNER := $(if $(wildcard tests/verifier/runner.c),$(BUILD)/tests/verifier-runner)
+KSFT_DIR ?= /var/cache/iterkit/linux-src/tools/testing/selftests
+
+.PHONY: all module loader tests clean demo check deps deb rpm
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: module loader
+
+module:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+loader: iterkit
+
+$(BUILD)/vmlinux.h:
+	@mkdir -p $(@D)
+	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/iterkit.bpf.h $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/progs/%.bpf.o: tests/progs/%.bpf.c bpf/iterkit.bpf.h $(wildcard tests/progs/*.h) $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -Itests/progs -c $< -o $@
+
+$(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wildcard tests/verifier/*.h) $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -Itests/verifier -c $< -o $@
+
+%.skel.h: %.bpf.o
+	$(BPFTOOL) gen skeleton $< name $(notdir $*)_bpf > $@
+
+iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
+	$(CC) $(USER_CFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(USER_LIBS)
+
+tests: all $(KSFT_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER)
+
+$(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*.h)
+	@test -f $(KSFT_DIR)/kselftest_harness.h || \
+		{ echo "no kselftest_harness.h: run scripts/install-deps.sh test"; exit 1; }
+	$(CC) $(USER_CFLAGS) -I$(BUILD)/tests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS)
+
+$(BUILD)/tests/verifier-runner: tests/verifier/runner.c
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LIBS)
+
+deps:
+	scripts/install-deps.sh
+
+demo:
+	scripts/install-deps.sh build vm
+	$(MAKE) all
+	tests/vm/run -- 'insmod iterkit.ko && iterkit demo'
+
+check:
+	scripts/install-deps.sh
+	$(MAKE) tests
+	tests/run-all.sh
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -rf $(BUILD) iterkit

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * iterkit.bpf.h - open-coded iterators from the iterkit module, for BPF programs.
+ *
+ * Include after vmlinux.h and <bpf/bpf_helpers.h>:
+ *
+ *	#include "vmlinux.h"
+ *	#include <bpf/bpf_helpers.h>
+ *	#include <iterkit/iterkit.bpf.h>
+ *
+ *	int *v;
+ *	bpf_for_each(kit_num, v, 0, 10)
+ *		sum += *v;
+ *
+ * The kfuncs live in the iterkit module's BTF, so they are declared here
+ * (the kernel's vmlinux BTF does not describe them). They are __weak: a
+ * program can test bpf_ksym_exists(bpf_iter_kit_task_new) and still load
+ * when the module, or one of its iterators, is missing.
+ */
+#ifndef __ITERKIT_BPF_H
+#define __ITERKIT_BPF_H
+
+#ifndef __ksym
+#error "include <bpf/bpf_helpers.h> before iterkit.bpf.h"
+#endif
+
+/* Iterator state lives on the program's stack; only its size matters here. */
+struct bpf_iter_kit_num {
+	__u64 __opaque[1];
+} __attribute__((aligned(8)));
+
+struct bpf_iter_testmod_seq {
+	__u64 :64;
+	__u64 :64;
+} __attribute__((aligned(8)));
+
+struct bpf_iter_kit_task {
+	__u64 __opaque[3];
+} __attribute__((aligned(8)));
+
+struct bpf_iter_kit_cgroup {
+	__u64 __opaque[3];
+} __attribute__((aligned(8)));
+
+/* kit_num: yields start, start + 1, ..., end - 1 (at most 8M values).
+ * -EINVAL when start > end, -E2BIG when the range is longer.
+ */
+extern int bpf_iter_kit_num_new(struct bpf_iter_kit_num *it, int start, int end) __ksym __weak;
+extern int *bpf_iter_kit_num_next(struct bpf_iter_kit_num *it) __ksym __weak;
+extern void bpf_iter_kit_num_destroy(struct bpf_iter_kit_num *it) __ksym __weak;
+
+/* testmod_seq: hands out a pointer to value, cnt times; -EINVAL when cnt < 0. */
+extern int bpf_iter_testmod_seq_new(struct bpf_iter_testmod_seq *it, __s64 value, int cnt) __ksym __weak;
+extern __s64 *bpf_iter_testmod_seq_next(struct bpf_iter_testmod_seq *it) __ksym __weak;
+extern void bpf_iter_testmod_seq_destroy(struct bpf_iter_testmod_seq *it) __ksym __weak;
+/* Linux 6.12+: reads a live testmod_seq iterator from outside the loop. */
+extern __s64 bpf_iter_testmod_seq_value(int val, struct bpf_iter_testmod_seq *it__iter) __ksym __weak;
+
+/* kit_task: walks tasks inside one RCU read-side section (Linux 6.7+).
+ * flags: KIT_TASK_ALL_PROCS (pid 0), KIT_TASK_ALL_THREADS (pid 0),
+ * KIT_TASK_PROC_THREADS (pid = tgid of the process).
+ * -EINVAL for bad flags or pid, -ESRCH when the process does not exist.
+ */
+enum {
+	KIT_TASK_ALL_PROCS = 0,
+	KIT_TASK_ALL_THREADS = 1,
+	KIT_TASK_PROC_THREADS = 2,
+};
+
+extern int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid, unsigned int flags) __ksym __weak;
+extern struct task_struct *bpf_iter_kit_task_next(struct bpf_iter_kit_task *it) __ksym __weak;
+extern void bpf_iter_kit_task_destroy(struct bpf_iter_kit_task *it) __ksym __weak;
+
+/* kit_cgroup: walks cgroup v2 from cgroup_id (0: the root), in the order of
+ * enum bpf_cgroup_iter_order (0 behaves as DESCENDANTS_PRE) or
+ * KIT_CGROUP_CHILDREN. -ENOENT when the cgroup does not exist, -EINVAL for
+ * a bad order. Linux 6.7+.
+ */
+enum {
+	KIT_CGROUP_SELF_ONLY = 1,
+	KIT_CGROUP_DESCENDANTS_PRE = 2,
+	KIT_CGROUP_DESCENDANTS_POST = 3,
+	KIT_CGROUP_ANCESTORS_UP = 4,
+	KIT_CGROUP_CHILDREN = 5,
+};
+
+extern int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it, __u64 cgroup_id, unsigned int order) __ksym __weak;
+extern struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *it) __ksym __weak;
+extern void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it) __ksym __weak;
+
+/* RCU read-side section for sleepable programs (the walkers need one). */
+extern void bpf_rcu_read_lock(void) __ksym __weak;
+extern void bpf_rcu_read_unlock(void) __ksym __weak;
+
+/*
+ * bpf_for_each(type, cur, args...): libbpf >= 1.2 has it; this is the same
+ * loop for older libbpf. The iterator is destroyed when the loop scope ends,
+ * and cur points at each element in turn.
+ */
+#ifndef bpf_for_each
+#define bpf_for_each(type, cur, args...)					\
+	for (struct bpf_iter_##type ___it					\
+		__attribute__((aligned(8), cleanup(bpf_iter_##type##_destroy))),\
+	     /* mention destroy so clang emits its BTF even when unused */	\
+	     *___unused __attribute__((unused)) =				\
+		(bpf_iter_##type##_new(&___it, ##args),				\
+		 (void)bpf_iter_##type##_destroy, (void *)0);			\
+	     (((cur) = bpf_iter_##type##_next(&___it)));			\
+	)
+#endif
+
+/*
+ * kit_for(i, start, end): i takes start ... end - 1, like bpf_for(), but
+ * driven by kit_num. The explicit bounds check on every element is what
+ * lets the verifier prove i in [start, end) inside the body, e.g. for
+ * array indexing.
+ */
+#define kit_for(i, start, end)							\
+	for (struct bpf_iter_kit_num ___kit_it					\
+		__attribute__((aligned(8), cleanup(bpf_iter_kit_num_destroy))),\
+	     *___kit_unused __attribute__((unused)) =				\
+		(bpf_iter_kit_num_new(&___kit_it, (start), (end)),		\
+		 (void)bpf_iter_kit_num_destroy, (void *)0);			\
+	     ({									\
+		int *___kit_v = bpf_iter_kit_num_next(&___kit_it);		\
+		___kit_v && ((i) = *___kit_v, (i) >= (start) && (i) < (end));	\
+	     });								\
+	)
+
+/* kit_repeat(n): runs the body n times, driven by kit_num. */
+#define kit_repeat(n)								\
+	for (struct bpf_iter_kit_num ___kit_it					\
+		__attribute__((aligned(8), cleanup(bpf_iter_kit_num_destroy))),\
+	     *___kit_unused __attribute__((unused)) =				\
+		(bpf_iter_kit_num_new(&___kit_it, 0, (n)),			\
+		 (void)bpf_iter_kit_num_destroy, (void *)0);			\
+	     bpf_iter_kit_num_next(&___kit_it);					\
+	)
+
+#endif /* __ITERKIT_BPF_H */

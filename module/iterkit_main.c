@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iterkit: open-coded BPF iterators from a module.
+ *
+ * Every iterator's kfuncs go in the one set below, registered once for all
+ * program types (BPF_PROG_TYPE_UNSPEC is the only hook that reaches every
+ * type on every kernel, and a module may register only one set per hook).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/module.h>
+#include <linux/namei.h>
+#include <linux/path.h>
+#include "iterkit_compat.h"
+
+BTF_KFUNCS_START(iterkit_kfunc_ids)
+ITERKIT_ITER_KFUNCS(kit_num, 0)
+ITERKIT_ITER_KFUNCS(testmod_seq, 0)
+#ifdef ITERKIT_HAVE_ITER_ARGS
+BTF_ID_FLAGS(func, bpf_iter_testmod_seq_value)
+#endif
+#ifdef ITERKIT_WALKERS
+ITERKIT_ITER_KFUNCS(kit_task, KF_RCU_PROTECTED)
+ITERKIT_ITER_KFUNCS(kit_cgroup, KF_RCU_PROTECTED)
+#endif
+BTF_KFUNCS_END(iterkit_kfunc_ids)
+
+static const struct btf_kfunc_id_set iterkit_kfunc_set = {
+	.owner = THIS_MODULE,
+	.set = &iterkit_kfunc_ids,
+};
+
+/*
+ * The kernel accepts a module whose BTF it could not use and then makes
+ * kfunc registration a silent no-op. A loaded iterkit without kfuncs helps
+ * nobody, so check that the kernel really published our BTF.
+ */
+static int iterkit_check_btf(void)
+{
+	struct path path;
+	int err;
+
+	if (!THIS_MODULE->btf_data_size) {
+		pr_err("module has no BTF (.BTF section); rebuild against kernel headers that ship vmlinux\n");
+		return -ENOENT;
+	}
+	err = kern_path("/sys/kernel/btf/" KBUILD_MODNAME, LOOKUP_FOLLOW, &path);
+	if (err) {
+		pr_err("kernel did not accept the module's BTF (no /sys/kernel/btf/%s: %d); rebuild against the running kernel's headers\n",
+		       KBUILD_MODNAME, err);
+		return -ENOENT;
+	}
+	path_put(&path);
+	return 0;
+}
+
+static int __init iterkit_init(void)
+{
+	int err;
+
+	err = iterkit_check_btf();
+	if (err)
+		return err;
+
+	err = register_btf_kfunc_id_set(BPF_PROG_TYPE_UNSPEC, &iterkit_kfunc_set);
+	if (err) {
+		pr_err("registering the iterator kfuncs failed: %d\n", err);
+		return err;
+	}
+	pr_info("iterator kfuncs registered\n");
+	return 0;
+}
+
+/* Kfunc sets are dropped with the module's BTF; nothing to undo here. */
+static void __exit iterkit_exit(void)
+{
+}
+
+module_init(iterkit_init);
+module_exit(iterkit_exit);
+
+MODULE_AUTHOR("The iterkit authors");
+MODULE_DESCRIPTION("Open-coded BPF iterators: numbers, testmod_seq, task and cgroup walkers");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kit_task: PLACEHOLDER, always empty; the real walker lands with issue 3. */
+#include <linux/bpf.h>
+#include <linux/cgroup.h>
+#include <linux/errno.h>
+#include <linux/sched.h>
+#include "iterkit_compat.h"
+
+struct bpf_iter_kit_task {
+	__u64 __opaque[3];
+} __aligned(8);
+
+__bpf_kfunc_start_defs();
+
+__bpf_kfunc int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid, unsigned int flags)
+{
+	return -EOPNOTSUPP;
+}
+
+__bpf_kfunc struct task_struct *bpf_iter_kit_task_next(struct bpf_iter_kit_task *it)
+{
+	return NULL;
+}
+
+__bpf_kfunc void bpf_iter_kit_task_destroy(struct bpf_iter_kit_task *it)
+{
+}
+
+__bpf_kfunc_end_defs();

@@ -1,0 +1,101 @@
+#!/bin/bash
+# Installs what iterkit needs on Debian 12 (bookworm), from bookworm and
+# bookworm-backports only. Idempotent: installs only what is missing.
+#   scripts/install-deps.sh [build] [vm] [test] [pkg]   (default: all)
+set -euo pipefail
+
+CACHE=${ITERKIT_CACHE:-/var/cache/iterkit}
+BPO_FILE=/etc/apt/sources.list.d/iterkit-bookworm-backports.list
+want=${*:-build vm test pkg}
+
+log() { echo "install-deps: $*" >&2; }
+
+as_root() {
+	if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+have_backports() {
+	grep -rqsE '^[^#]*bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/ ||
+		grep -rqsE '^Suites:.*bookworm-backports' /etc/apt/sources.list.d/
+}
+
+updated=
+apt_update() {
+	[ -n "$updated" ] && return
+	as_root apt-get update -qq
+	updated=1
+}
+
+if ! have_backports; then
+	log "adding bookworm-backports to apt sources ($BPO_FILE)"
+	echo "deb http://deb.debian.org/debian bookworm-backports main" | as_root tee "$BPO_FILE" >/dev/null
+	apt_update
+fi
+
+missing() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "${p%%/*}" 2>/dev/null | grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+install() {	# install [-t release] pkgs...
+	local rel=()
+	if [ "$1" = -t ]; then rel=(-t "$2"); shift 2; fi
+	local need
+	need=$(missing "$@")
+	[ -z "$need" ] && return 0
+	apt_update
+	log "installing:" $need
+	# shellcheck disable=SC2086
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${rel[@]}" $need >/dev/null
+}
+
+# Newer libbpf (bpf_for_each, 1.4) and bpftool (7.5) than bookworm's, and the
+# 6.12 cloud kernel headers with a BTF vmlinux and resolve_btfids.
+if [[ " $want " == *" build "* ]]; then
+	install make gcc clang llvm pahole libelf-dev zlib1g-dev libzstd-dev pkg-config xz-utils
+	install -t bookworm-backports libbpf-dev bpftool linux-headers-cloud-amd64
+fi
+
+kver() { "$(dirname "$0")/kver.sh"; }
+
+# The VM boots the stock kernel whose headers we build against.
+if [[ " $want " == *" vm "* ]]; then
+	install qemu-system-x86 busybox-static cpio
+	k=$(KVER=${KVER:-} kver)
+	if [ ! -f "$CACHE/vmlinuz-$k" ]; then
+		log "fetching linux-image-$k for the VM"
+		tmp=$(mktemp -d)
+		(cd "$tmp" && apt_update && apt-get download -qq "linux-image-$k" 2>/dev/null ||
+			apt-get download -qq "linux-image-$k-unsigned")
+		dpkg-deb -x "$tmp"/linux-image-*.deb "$tmp/x"
+		as_root mkdir -p "$CACHE"
+		as_root cp "$tmp/x/boot/vmlinuz-$k" "$CACHE/vmlinuz-$k"
+		rm -rf "$tmp"
+	fi
+fi
+
+# kselftest_harness.h and checkpatch.pl come from Debian's kernel source
+# package, extracted at build time (never copied into the repository).
+if [[ " $want " == *" test "* ]]; then
+	install perl python3
+	install -t bookworm-backports linux-source-6.12
+	src=$CACHE/linux-src
+	if [ ! -f "$src/.done" ]; then
+		tarball=$(ls /usr/src/linux-source-6.12.tar.xz)
+		log "extracting kselftest harness and checkpatch from $tarball"
+		as_root mkdir -p "$src"
+		as_root tar -xJf "$tarball" -C "$src" --strip-components=1 --wildcards \
+			'*/tools/testing/selftests/kselftest.h' \
+			'*/tools/testing/selftests/kselftest_harness.h' \
+			'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+			'*/scripts/const_structs.checkpatch'
+		as_root touch "$src/.done"
+	fi
+fi
+
+if [[ " $want " == *" pkg "* ]]; then
+	install dkms dh-dkms debhelper dpkg-dev lintian rpm fakeroot
+fi

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# Minimal TAP output for shell tests (POSIX sh: runs under busybox in the VM
+# and under bash on the host). Source it, then call tap_ok / tap_fail /
+# tap_skip / tap_check; tap_done exits non-zero when anything failed.
+TAP_N=0
+TAP_FAILED=0
+
+tap_ok() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N $*"; }
+tap_fail() { TAP_N=$((TAP_N + 1)); TAP_FAILED=$((TAP_FAILED + 1)); echo "not ok $TAP_N $*"; }
+tap_skip() { TAP_N=$((TAP_N + 1)); name=$1; shift; echo "ok $TAP_N $name # SKIP $*"; }
+tap_diag() { echo "$*" | sed 's/^/# /'; }
+
+# tap_check NAME COMMAND...: ok when COMMAND succeeds.
+tap_check() {
+	name=$1
+	shift
+	if "$@"; then tap_ok "$name"; else tap_fail "$name"; fi
+}
+
+# tap_eq NAME GOT WANT
+tap_eq() {
+	if [ "$2" = "$3" ]; then
+		tap_ok "$1"
+	else
+		tap_fail "$1"
+		tap_diag "got:  $2"
+		tap_diag "want: $3"
+	fi
+}
+
+# tap_contains NAME TEXT NEEDLE
+tap_contains() {
+	case $2 in
+	*"$3"*) tap_ok "$1" ;;
+	*) tap_fail "$1"; tap_diag "missing: $3"; tap_diag "in: $2" ;;
+	esac
+}
+
+tap_done() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }

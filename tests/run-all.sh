@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make check`: host suites (tests/host/test_*.sh), then every guest suite in
+# one VM boot. Every suite prints TAP; this counts "ok"/"not ok" lines and
+# ends with "N passed, M failed[, K skipped]". Exit status 1 on any failure.
+#   tests/run-all.sh [SUITE...]   (default: all; names as printed "# suite: X")
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+log=build/check.log
+mkdir -p build
+: > "$log"
+only="$*"
+
+selected() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
+
+for t in tests/host/test_*.sh; do
+	[ -f "$t" ] || continue
+	name=$(basename "$t" .sh)
+	selected "$name" || continue
+	{
+		echo "# suite: $name"
+		out=$(bash "$t" 2>&1)
+		rc=$?
+		echo "$out"
+		if [ $rc -ne 0 ] && ! grep -q '^not ok' <<<"$out"; then
+			echo "not ok - $name exited with status $rc"
+		fi
+	} | tee -a "$log"
+done
+
+guest_only=()
+for s in $only; do [[ $s == test_host_* || $s == test_pkg* ]] || guest_only+=("$s"); done
+if [ -z "$only" ] || [ ${#guest_only[@]} -gt 0 ]; then
+	tests/vm/run --timeout "${ITERKIT_VM_TIMEOUT:-2400}" --mem 2048 -- \
+		"sh /iterkit/tests/run-all.sh ${guest_only[*]}" 2>&1 | tee -a "$log"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" -ne 0 ]; then
+		echo "not ok - guest suites: the VM run failed (status $rc)" | tee -a "$log"
+	fi
+fi
+
+pass=$(grep -E '^ok ' "$log" | grep -vc '# SKIP')
+skip=$(grep -E '^ok ' "$log" | grep -c '# SKIP')
+fail=$(grep -cE '^not ok' "$log")
+echo
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]
