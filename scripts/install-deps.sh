@@ -32,10 +32,18 @@ if ! have_backports; then
 	apt_update
 fi
 
+# Prints the packages not installed, or installed older than NAME>=VERSION asks.
 missing() {
-	local p
+	local p name min ver
 	for p in "$@"; do
-		dpkg-query -W -f='${Status}\n' "${p%%/*}" 2>/dev/null | grep -q '^install ok installed$' || echo "$p"
+		name=${p%%>=*}
+		min=${p#"$name"}
+		min=${min#>=}
+		ver=$(dpkg-query -W -f='${Status} ${Version}\n' "$name" 2>/dev/null |
+			sed -n 's/^install ok installed //p')
+		if [ -z "$ver" ] || { [ -n "$min" ] && dpkg --compare-versions "$ver" lt "$min"; }; then
+			echo "$name"
+		fi
 	done
 }
 
@@ -56,14 +64,17 @@ install() {	# install [-t release] pkgs...
 # 6.12 cloud kernel headers with a BTF vmlinux and resolve_btfids.
 if [[ " $want " == *" build "* ]]; then
 	install make gcc clang llvm pahole libelf-dev zlib1g-dev libzstd-dev pkg-config xz-utils
-	install -t bookworm-backports libbpf-dev bpftool linux-headers-cloud-amd64
+	install -t bookworm-backports "libbpf-dev>=1:1.4" "bpftool>=7.5" linux-headers-cloud-amd64
 fi
 
 kver() { "$(dirname "$0")/kver.sh"; }
 
 # The VM boots the stock kernel whose headers we build against.
 if [[ " $want " == *" vm "* ]]; then
-	install qemu-system-x86 busybox-static cpio
+	install busybox-static cpio
+	# bookworm's QEMU 7.2 crashes or hangs about one boot in three under TCG
+	# with two vCPUs (SLUB cmpxchg16b); the backported 10.0 boots reliably.
+	install -t bookworm-backports "qemu-system-x86>=1:10"
 	k=$(KVER=${KVER:-} kver)
 	if [ ! -f "$CACHE/vmlinuz-$k" ]; then
 		log "fetching linux-image-$k for the VM"

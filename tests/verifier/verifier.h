@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Expectations for the verifier-expectation runner (tests/verifier/runner.c),
+ * attached to each BPF program as BTF decl tags, read back by the runner from
+ * the object's own BTF. Every program in tests/verifier/*.bpf.c is one test:
+ * the runner loads it alone and checks the verdict and the log.
+ *
+ *   SEC("?raw_tp") __kit_failure __kit_msg("Unreleased reference")
+ *   int leak(void *ctx) { ... }
+ *
+ * __kit_success / __kit_failure   expected verdict (default: success)
+ * __kit_msg(text)                 text must appear in the verifier log; several
+ *                                 __kit_msg must appear in the order written
+ * __kit_msg_kver(lo, hi, text)    the same, only on kernels lo <= version < hi,
+ *                                 versions as "6.12.8"; "" is unbounded. Used
+ *                                 for log text that changed between kernels.
+ * __kit_log_level(n)              verifier log level (default 1; 2 for states)
+ * __kit_retval(v)                 run the program once (BPF_PROG_TEST_RUN, empty
+ *                                 opts) after a successful load; check its r0
+ * __kit_description(text)         test name (default: the program's name)
+ *
+ * Each tag carries a __COUNTER__ value so that identical texts stay distinct
+ * (clang merges identical attributes) and so that the runner can restore the
+ * order they were written in.
+ */
+#ifndef __ITERKIT_VERIFIER_H
+#define __ITERKIT_VERIFIER_H
+
+#define __kit_tag_str(x) #x
+#define __kit_tag_num(x) __kit_tag_str(x)
+#define __kit_tag(kind, rest)						\
+	__attribute__((btf_decl_tag("kit:" __kit_tag_num(__COUNTER__) ":" kind ":" rest)))
+
+#define __kit_success			__kit_tag("success", "")
+#define __kit_failure			__kit_tag("failure", "")
+#define __kit_msg(text)			__kit_tag("msg", "::" text)
+#define __kit_msg_kver(lo, hi, text)	__kit_tag("msg", lo ":" hi ":" text)
+#define __kit_log_level(n)		__kit_tag("log_level", #n)
+#define __kit_retval(v)			__kit_tag("retval", #v)
+#define __kit_description(text)		__kit_tag("description", text)
+
+/* Kernels where a log line's wording changed (see docs/verifier-messages.md). */
+#define KIT_KVER_ARG0		"6.12.8"	/* "as arg #1" became "as arg #0" */
+#define KIT_KVER_NO_LIVENESS	"6.18"		/* "fp-16_w=" became "fp-16=" */
+#define KIT_KVER_REG_NAMES	"7.0"		/* "as arg #0" became "as R1"; "ref_id" became "id" */
+
+#endif /* __ITERKIT_VERIFIER_H */
