@@ -30,6 +30,7 @@ TEST_PROGS := $(patsubst tests/progs/%.bpf.c,%,$(wildcard tests/progs/*.bpf.c))
 TEST_SKELS := $(patsubst %,$(BUILD)/tests/progs/%.skel.h,$(TEST_PROGS))
 KSFT_SRCS := $(wildcard tests/kselftest/*.c)
 KSFT_BINS := $(patsubst tests/kselftest/%.c,$(BUILD)/tests/%,$(KSFT_SRCS))
+HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard tests/helpers/*.c))
 VERIFIER_OBJS := $(patsubst tests/verifier/%.bpf.c,$(BUILD)/tests/verifier/%.bpf.o,\
 	$(wildcard tests/verifier/*.bpf.c))
 VERIFIER_RUNNER := $(if $(wildcard tests/verifier/runner.c),$(BUILD)/tests/verifier-runner)
@@ -68,12 +69,17 @@ $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wild
 iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
 	$(CC) $(USER_CFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(USER_LIBS)
 
-tests: all $(KSFT_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER)
+tests: all $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER)
 
 $(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*.h)
 	@test -f $(KSFT_DIR)/kselftest_harness.h || \
 		{ echo "no kselftest_harness.h: run scripts/install-deps.sh test"; exit 1; }
 	$(CC) $(USER_CFLAGS) -I$(BUILD)/tests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS)
+
+# Programs the tests drive (not suites themselves): tests/helpers/<h>.c.
+$(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -I$(BUILD)/tests/progs -Itests/helpers $< -o $@ $(USER_LIBS) -lpthread
 
 $(BUILD)/tests/verifier-runner: tests/verifier/runner.c
 	@mkdir -p $(@D)
