@@ -4,7 +4,7 @@
 # else the newest installed headers). `make demo` and `make check` also set
 # up what is missing and run everything in a VM.
 
-KVER ?= $(shell scripts/kver.sh)
+KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD := build
 CLANG ?= clang
@@ -43,6 +43,7 @@ KSFT_DIR ?= /var/cache/iterkit/linux-src/tools/testing/selftests
 all: module loader
 
 module:
+	@test -d $(KDIR) || { echo "iterkit: no kernel build tree at $(KDIR); install the kernel's headers (Debian: linux-headers-$(or $(KVER),\$$(uname -r))) or run scripts/install-deps.sh" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 loader: iterkit
