@@ -75,7 +75,7 @@ tests: all $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER)
 $(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*.h)
 	@test -f $(KSFT_DIR)/kselftest_harness.h || \
 		{ echo "no kselftest_harness.h: run scripts/install-deps.sh test"; exit 1; }
-	$(CC) $(USER_CFLAGS) -Wno-sign-compare -I$(BUILD)/tests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS)
+	$(CC) $(USER_CFLAGS) -Wno-sign-compare -Wno-clobbered -I$(BUILD)/tests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS)
 
 # Programs the tests drive (not suites themselves): tests/helpers/<h>.c.
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS)
