@@ -70,7 +70,21 @@ $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wild
 iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
 	$(CC) $(USER_CFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(USER_LIBS)
 
-tests: all $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER)
+tests: all $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER) \
+	$(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko
+
+# Broken copies of the module for the life-cycle test: no BTF at all, and
+# BTF the kernel cannot parse. Both must be refused by iterkit's init.
+$(BUILD)/tests/iterkit-nobtf.ko: module
+	@mkdir -p $(@D)
+	objcopy --remove-section=.BTF module/iterkit.ko $@
+
+$(BUILD)/tests/iterkit-badbtf.ko: module
+	@mkdir -p $(@D)
+	objcopy --dump-section .BTF=$@.btf module/iterkit.ko
+	head -c 64 $@.btf > $@.btf.cut
+	objcopy --update-section .BTF=$@.btf.cut module/iterkit.ko $@
+	rm -f $@.btf $@.btf.cut
 
 $(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*.h)
 	@test -f $(KSFT_DIR)/kselftest_harness.h || \
