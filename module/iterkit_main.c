@@ -15,14 +15,22 @@
 #include "iterkit_compat.h"
 
 BTF_KFUNCS_START(iterkit_kfunc_ids)
-ITERKIT_ITER_KFUNCS(kit_num, 0)
-ITERKIT_ITER_KFUNCS(testmod_seq, 0)
-#ifdef ITERKIT_HAVE_ITER_ARGS
+BTF_ID_FLAGS(func, bpf_iter_kit_num_new, KF_ITER_NEW)
+BTF_ID_FLAGS(func, bpf_iter_kit_num_next, KF_ITER_NEXT | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpf_iter_kit_num_destroy, KF_ITER_DESTROY)
+BTF_ID_FLAGS(func, bpf_iter_testmod_seq_new, KF_ITER_NEW)
+BTF_ID_FLAGS(func, bpf_iter_testmod_seq_next, KF_ITER_NEXT | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpf_iter_testmod_seq_destroy, KF_ITER_DESTROY)
+#ifdef ITERKIT_ITER_ARGS
 BTF_ID_FLAGS(func, bpf_iter_testmod_seq_value)
 #endif
 #ifdef ITERKIT_WALKERS
-ITERKIT_ITER_KFUNCS(kit_task, KF_RCU_PROTECTED)
-ITERKIT_ITER_KFUNCS(kit_cgroup, KF_RCU_PROTECTED)
+BTF_ID_FLAGS(func, bpf_iter_kit_task_new, KF_ITER_NEW | KF_RCU_PROTECTED)
+BTF_ID_FLAGS(func, bpf_iter_kit_task_next, KF_ITER_NEXT | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpf_iter_kit_task_destroy, KF_ITER_DESTROY)
+BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_new, KF_ITER_NEW | KF_RCU_PROTECTED)
+BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_next, KF_ITER_NEXT | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_destroy, KF_ITER_DESTROY)
 #endif
 BTF_KFUNCS_END(iterkit_kfunc_ids)
 

@@ -41,7 +41,7 @@ __bpf_kfunc void bpf_iter_testmod_seq_destroy(struct bpf_iter_testmod_seq *it)
 	it->cnt = 0;
 }
 
-#ifdef ITERKIT_HAVE_ITER_ARGS
+#ifdef ITERKIT_ITER_ARGS
 /* A plain kfunc that reads a live iterator (the "__iter" suffix, 6.12+). */
 __bpf_kfunc s64 bpf_iter_testmod_seq_value(int val, struct bpf_iter_testmod_seq *it__iter)
 {

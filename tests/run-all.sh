@@ -30,7 +30,7 @@ for t in tests/host/test_*.sh; do
 done
 
 guest_only=()
-for s in $only; do [[ $s == test_host_* || $s == test_pkg* ]] || guest_only+=("$s"); done
+for s in $only; do [ -f "tests/host/$s.sh" ] || guest_only+=("$s"); done
 if [ -z "$only" ] || [ ${#guest_only[@]} -gt 0 ]; then
 	tests/vm/run --timeout "${ITERKIT_VM_TIMEOUT:-2400}" --mem 2048 -- \
 		"sh /iterkit/tests/run-all.sh ${guest_only[*]}" 2>&1 | tee -a "$log"
