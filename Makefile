@@ -45,6 +45,7 @@ all: module loader
 module:
 	@test -d $(KDIR) || { echo "iterkit: no kernel build tree at $(KDIR); install the kernel's headers (Debian: linux-headers-$(or $(KVER),\$$(uname -r))) or run scripts/install-deps.sh" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	@sh scripts/check-btf.sh module/iterkit.ko
 
 loader: iterkit
 
