@@ -101,6 +101,21 @@ $(BUILD)/tests/verifier-runner: tests/verifier/runner.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LIBS)
 
+# Packages, built from a clean copy of the sources under build/pkg/.
+PKG := $(BUILD)/pkg
+deb:
+	rm -rf $(PKG)/deb && mkdir -p $(PKG)/deb
+	scripts/srcdist.sh $(PKG)/deb/iterkit-$(VERSION)
+	cd $(PKG)/deb/iterkit-$(VERSION) && dpkg-buildpackage -us -uc -b
+	@ls $(PKG)/deb/*.deb
+
+rpm:
+	rm -rf $(PKG)/rpm && mkdir -p $(PKG)/rpm/SOURCES
+	scripts/srcdist.sh $(PKG)/rpm/iterkit-$(VERSION)
+	tar -C $(PKG)/rpm -czf $(PKG)/rpm/SOURCES/iterkit-$(VERSION).tar.gz iterkit-$(VERSION)
+	rpmbuild -ba --nodeps --define "_topdir $(CURDIR)/$(PKG)/rpm" iterkit.spec
+	@ls $(PKG)/rpm/RPMS/*/*.rpm $(PKG)/rpm/SRPMS/*.rpm
+
 deps:
 	scripts/install-deps.sh
 

@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The packages, for real, on this machine: build the .debs, install them
+# with apt (DKMS builds the module for the installed 6.12 headers while
+# bookworm's 6.1 headers are also installed), boot the DKMS-built module
+# with the packaged loader, reinstall the 6.1 headers, purge. Then the
+# RPMs: built with rpmbuild, file lists and scriptlets checked.
+# The machine is left as found: what this installs, it removes.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/guest/tap.sh
+ver=$(cat VERSION)
+kver=$(scripts/kver.sh)
+export DEBIAN_FRONTEND=noninteractive
+apt_q() { apt-get -y -q "$@" > /tmp/iterkit-apt.log 2>&1 || { cat /tmp/iterkit-apt.log; return 1; }; }
+
+if dpkg -s iterkit-dkms >/dev/null 2>&1 || dpkg -s iterkit >/dev/null 2>&1; then
+	apt_q purge iterkit iterkit-dkms
+fi
+
+# -- build and lint --
+if make -s deb > /tmp/iterkit-deb.log 2>&1; then tap_ok "make deb"; else tap_fail "make deb"; tap_diag "$(tail -20 /tmp/iterkit-deb.log)"; fi
+dkms_deb=build/pkg/deb/iterkit-dkms_${ver}_all.deb
+tool_deb=build/pkg/deb/iterkit_${ver}_amd64.deb
+tap_check "iterkit-dkms_${ver}_all.deb built" test -f "$dkms_deb"
+tap_check "iterkit_${ver}_amd64.deb built" test -f "$tool_deb"
+tap_contains "iterkit-dkms is Architecture: all" "$(dpkg-deb -f "$dkms_deb" Architecture)" all
+tap_contains "iterkit-dkms depends on dkms" "$(dpkg-deb -f "$dkms_deb" Depends)" dkms
+c=$(dpkg-deb -c "$dkms_deb")
+for f in Kbuild dkms.conf module/Kbuild module/iterkit_main.c module/kit_num.c module/iterkit_compat.h scripts/check-btf.sh; do
+	tap_contains "iterkit-dkms ships /usr/src/iterkit-$ver/$f" "$c" "./usr/src/iterkit-$ver/$f"
+done
+tap_check "iterkit-dkms ships no build products" sh -c "! dpkg-deb -c $dkms_deb | grep -E '\\.(o|ko|mod\\.c)\$'"
+tap_eq "dkms.conf carries the package version" \
+	"$(dpkg-deb --fsys-tarfile "$dkms_deb" | tar -xOf - ./usr/src/iterkit-$ver/dkms.conf | sed -n 's/^PACKAGE_VERSION=//p')" "\"$ver\""
+c=$(dpkg-deb -c "$tool_deb")
+for f in usr/sbin/iterkit usr/include/iterkit/iterkit.bpf.h usr/share/man/man8/iterkit.8.gz usr/lib/modules-load.d/iterkit.conf; do
+	tap_contains "iterkit ships /$f" "$c" "./$f"
+done
+tap_check "iterkit ships no module source" sh -c "! dpkg-deb -c $tool_deb | grep -q usr/src"
+lint=$(lintian build/pkg/deb/*.changes 2>&1 | grep -E '^[EW]: ')
+tap_eq "lintian: no errors, no warnings" "$lint" ""
+tap_eq "versions agree (VERSION, debian/changelog, iterkit.spec)" \
+	"$(dpkg-parsechangelog -S Version) $(sed -n 's/^Version: *//p' iterkit.spec)" "$ver $ver"
+
+# -- bookworm's 6.1 headers next to the 6.12 ones --
+old=$(apt-cache depends linux-headers-amd64 2>/dev/null | sed -n 's/.*Depends: \(linux-headers-6\.1\.[^ ]*\)/\1/p' | head -n 1)
+oldk=${old#linux-headers-}
+had_old=
+dpkg -s "$old" >/dev/null 2>&1 && had_old=1
+if [ -z "$old" ]; then
+	tap_fail "bookworm's 6.1 headers package found (apt-cache depends linux-headers-amd64)"
+elif [ -n "$had_old" ] || apt_q install --no-install-recommends "$old"; then
+	tap_ok "bookworm's 6.1 headers installed ($old)"
+else
+	tap_fail "bookworm's 6.1 headers installed ($old)"
+fi
+
+# -- install with apt: DKMS builds for 6.12, refuses 6.1, the postinst succeeds --
+if apt-get install -y -q "./$dkms_deb" "./$tool_deb" > /tmp/iterkit-install.log 2>&1; then
+	tap_ok "apt-get install of both packages succeeds"
+else
+	tap_fail "apt-get install of both packages succeeds"
+	tap_diag "$(tail -30 /tmp/iterkit-install.log)"
+fi
+st=$(dkms status iterkit 2>/dev/null)
+tap_contains "dkms status: installed for $kver" "$st" "iterkit/$ver, $kver, x86_64: installed"
+tap_check "dkms status: nothing for $oldk" bash -c "! grep -q '$oldk' <<<\"\$1\"" _ "$st"
+tap_contains "6.1 refused with the minimum version" "$(cat /tmp/iterkit-install.log)" \
+	"iterkit: Linux $oldk is not supported: iterkit needs Linux 6.4 or newer"
+ko=$(ls /lib/modules/"$kver"/updates/dkms/iterkit.ko* 2>/dev/null | head -n 1)
+tap_check "module installed in /lib/modules/$kver/updates/dkms" test -n "$ko"
+tap_check "no module installed for $oldk" sh -c "! ls /lib/modules/$oldk/updates/dkms/iterkit.ko* 2>/dev/null"
+tmpko=$(mktemp --suffix=.ko)
+case $ko in *.xz) xz -dc "$ko" > "$tmpko" ;; *) cp "$ko" "$tmpko" ;; esac
+tap_check "the DKMS-built module has BTF" sh -c "readelf -S $tmpko | grep -q ' \\.BTF '"
+rm -f "$tmpko"
+tap_contains "modules-load.d loads iterkit at boot" "$(cat /usr/lib/modules-load.d/iterkit.conf)" iterkit
+
+# -- the DKMS-built module and the packaged loader in the VM --
+out=$(tests/vm/run --ko "$ko" --loader /usr/sbin/iterkit -- 'md5sum iterkit.ko && insmod iterkit.ko && iterkit demo' 2>&1)
+rc=$?
+tap_eq "demo with the DKMS-built module exits 0" "$rc" 0
+tap_contains "demo: kit_num passes in the kernel" "$out" "PASS kit_num"
+tap_contains "demo: testmod_seq passes in the kernel" "$out" "PASS testmod_seq"
+tap_contains "the VM ran the DKMS-built module" "$out" "$(xz -dcf "$ko" | md5sum | cut -d' ' -f1)  iterkit.ko"
+
+# -- 6.1 headers: reinstall, and the dkms kernel hook, still succeed --
+if [ -n "$old" ]; then
+	if apt_q install --reinstall --no-install-recommends "$old"; then
+		tap_ok "reinstalling $old succeeds with iterkit-dkms installed"
+	else
+		tap_fail "reinstalling $old succeeds with iterkit-dkms installed"
+		tap_diag "$(tail -20 /tmp/iterkit-apt.log)"
+	fi
+	/etc/kernel/header_postinst.d/dkms "$oldk" > /tmp/iterkit-hook.log 2>&1
+	tap_eq "dkms header hook for $oldk exits 0" "$?" 0
+	# Control: the usual BUILD_EXCLUSIVE_KERNEL + AUTOINSTALL design fails
+	# here on this dkms, which is what iterkit's dkms.conf avoids.
+	conf=/usr/src/iterkit-$ver/dkms.conf
+	cp "$conf" /tmp/iterkit-dkms.conf.orig
+	sed -i 's/^\tAUTOINSTALL=""/\tAUTOINSTALL="yes"/' "$conf"
+	/etc/kernel/header_postinst.d/dkms "$oldk" > /dev/null 2>&1
+	naive=$?
+	cp /tmp/iterkit-dkms.conf.orig "$conf"
+	tap_check "control: a plain BUILD_EXCLUSIVE design breaks the hook here (exit $naive)" test "$naive" -ne 0
+fi
+
+# -- purge: nothing left for any kernel --
+if apt_q purge iterkit iterkit-dkms; then tap_ok "apt-get purge succeeds"; else tap_fail "apt-get purge succeeds"; fi
+tap_eq "dkms status empty after purge" "$(dkms status iterkit 2>/dev/null)" ""
+tap_eq "no iterkit module left under /lib/modules" "$(ls /lib/modules/*/updates/dkms/iterkit.ko* 2>/dev/null)" ""
+tap_check "/usr/src/iterkit-$ver removed" test ! -e "/usr/src/iterkit-$ver"
+tap_check "/usr/sbin/iterkit removed" test ! -e /usr/sbin/iterkit
+
+if [ -n "$old" ] && [ -z "$had_old" ]; then
+	apt_q purge "$old" && apt_q autoremove --purge
+fi
+
+# -- RPMs --
+if make -s rpm > /tmp/iterkit-rpm.log 2>&1; then tap_ok "make rpm (rpmbuild -ba)"; else tap_fail "make rpm (rpmbuild -ba)"; tap_diag "$(tail -20 /tmp/iterkit-rpm.log)"; fi
+drpm=$(ls build/pkg/rpm/RPMS/noarch/iterkit-dkms-"$ver"-*.noarch.rpm 2>/dev/null)
+trpm=$(ls build/pkg/rpm/RPMS/x86_64/iterkit-"$ver"-*.x86_64.rpm 2>/dev/null)
+tap_check "iterkit-dkms noarch RPM built" test -f "$drpm"
+tap_check "iterkit x86_64 RPM built" test -f "$trpm"
+tap_check "source RPM built" sh -c 'ls build/pkg/rpm/SRPMS/iterkit-*.src.rpm >/dev/null'
+l=$(rpm -qlp "$drpm" 2>/dev/null)
+for f in Kbuild dkms.conf module/iterkit_main.c module/kit_num.c module/Kbuild scripts/check-btf.sh; do
+	tap_contains "iterkit-dkms RPM has /usr/src/iterkit-$ver/$f" "$l" "/usr/src/iterkit-$ver/$f"
+done
+tap_contains "iterkit-dkms RPM requires dkms" "$(rpm -qp --requires "$drpm" 2>/dev/null)" dkms
+s=$(rpm -qp --scripts "$drpm" 2>/dev/null)
+tap_contains "%post adds with --rpm_safe_upgrade" "$s" "dkms add -m iterkit -v $ver --rpm_safe_upgrade"
+tap_contains "%post builds" "$s" "dkms build -m iterkit -v $ver"
+tap_contains "%post installs" "$s" "dkms install -m iterkit -v $ver"
+tap_contains "%preun removes every kernel's build, upgrade-safe" "$s" "dkms remove -m iterkit -v $ver --all --rpm_safe_upgrade"
+l=$(rpm -qlp "$trpm" 2>/dev/null)
+for f in /usr/sbin/iterkit /usr/include/iterkit/iterkit.bpf.h /usr/lib/modules-load.d/iterkit.conf /usr/share/man/man8/iterkit.8; do
+	tap_contains "iterkit RPM has $f" "$l" "$f"
+done
+tap_done
