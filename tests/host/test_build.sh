@@ -38,4 +38,36 @@ make -C "$kdir" M="$d" VERSION=6 PATCHLEVEL=6 >/dev/null 2>&1
 tap_check "Linux 6.6 headers: kit_task/kit_cgroup left out of the build" \
 	sh -c "[ -e '$d/module/iterkit_main.o' ] && [ ! -e '$d/module/kit_task.o' ] && [ ! -e '$d/module/kit_cgroup.o' ]"
 rm -rf "$d"
+# Headers without vmlinux: kbuild would skip BTF; iterkit stops instead.
+d=$(mktemp -d)
+cp -a "$(readlink -f "$kdir")" "$d/headers"
+rm -f "$d/headers/vmlinux"
+cp -r Kbuild module "$d/"
+rm -f "$d"/module/*.o "$d"/module/*.ko
+out=$(make -C "$d/headers" M="$d" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && grep -q "iterkit needs module BTF, but .*vmlinux is missing; install kernel headers that ship vmlinux" <<<"$out" &&
+	[ ! -e "$d/module/iterkit.ko" ]; then
+	tap_ok "headers without vmlinux: build stops with the message, no module"
+else
+	tap_fail "headers without vmlinux: build stops with the message, no module"
+	tap_diag "exit $rc"
+	tap_diag "$out"
+fi
+rm -rf "$d"
+
+# The post-build check that dkms.conf and `make` run refuses a BTF-less module.
+d=$(mktemp -d)
+objcopy --remove-section=.BTF module/iterkit.ko "$d/iterkit.ko"
+out=$(sh scripts/check-btf.sh "$d/iterkit.ko" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && [ ! -e "$d/iterkit.ko" ] && grep -q "built without BTF" <<<"$out"; then
+	tap_ok "check-btf.sh refuses and removes a module without .BTF"
+else
+	tap_fail "check-btf.sh refuses and removes a module without .BTF"
+	tap_diag "exit $rc: $out"
+fi
+cp module/iterkit.ko "$d/iterkit.ko"
+tap_check "check-btf.sh accepts module/iterkit.ko" sh scripts/check-btf.sh "$d/iterkit.ko"
+rm -rf "$d"
 tap_done
