@@ -38,6 +38,7 @@ struct kit_spec {
 	long long retval;
 	struct kit_msg *msgs;
 	int nr_msgs;
+	unsigned int kver_lo, kver_hi;	/* run only on [lo, hi); 0 = unbounded */
 };
 
 struct kit_tag {
@@ -188,6 +189,13 @@ static int parse_spec(const struct btf *btf, const char *func, struct kit_spec *
 			if (errno || !*rest || *end)
 				goto bad_tag;
 			spec->has_retval = true;
+		} else if (!strcmp(kind, "kver")) {
+			const char *c = strchr(rest, ':');
+
+			if (!c)
+				goto bad_tag;
+			spec->kver_lo = parse_kver(rest, c - rest);
+			spec->kver_hi = parse_kver(c + 1, strlen(c + 1));
 		} else if (!strcmp(kind, "description")) {
 			spec->name = rest;
 		} else if (!strcmp(kind, "msg")) {
@@ -246,9 +254,14 @@ static void print_log_tail(const char *log)
 	}
 }
 
+static bool kver_in(unsigned int lo, unsigned int hi)
+{
+	return (!lo || running_kver >= lo) && (!hi || running_kver < hi);
+}
+
 static bool msg_applies(const struct kit_msg *m)
 {
-	return (!m->lo || running_kver >= m->lo) && (!m->hi || running_kver < m->hi);
+	return kver_in(m->lo, m->hi);
 }
 
 /* Loads one program alone; returns true when every expectation held. */
@@ -384,6 +397,18 @@ static void run_file(const char *file)
 			printf("not ok %d %s:%s # bad expectations\n", ++test_nr,
 			       base_name(file), func);
 			failed_nr++;
+			continue;
+		}
+		if (!kver_in(spec.kver_lo, spec.kver_hi)) {
+			char lo[16] = "", hi[16] = "";
+
+			if (spec.kver_lo)
+				kver_str(spec.kver_lo, lo, sizeof(lo));
+			if (spec.kver_hi)
+				kver_str(spec.kver_hi, hi, sizeof(hi));
+			printf("ok %d %s:%s # SKIP needs a kernel in [%s, %s)\n", ++test_nr,
+			       base_name(file), spec.name, lo, hi);
+			free(spec.msgs);
 			continue;
 		}
 		ok = run_one(file, func, &spec);

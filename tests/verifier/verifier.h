@@ -18,6 +18,9 @@
  * __kit_retval(v)                 run the program once (BPF_PROG_TEST_RUN, empty
  *                                 opts) after a successful load; check its r0
  * __kit_description(text)         test name (default: the program's name)
+ * __kit_kver(lo, hi)              run the test only on kernels lo <= version < hi
+ *                                 (reported as skipped elsewhere), for features
+ *                                 older kernels lack
  * __kit_flag(F)                   OR a program load flag into the program's
  *                                 flags: BPF_F_TEST_STATE_FREQ, ... or a number
  *
@@ -40,6 +43,7 @@
 #define __kit_log_level(n)		__kit_tag("log_level", #n)
 #define __kit_retval(v)			__kit_tag("retval", #v)
 #define __kit_description(text)		__kit_tag("description", text)
+#define __kit_kver(lo, hi)		__kit_tag("kver", lo ":" hi)
 #define __kit_flag(f)			__kit_tag("flag", #f)
 
 /* Kernels where a log line's wording changed (see docs/verifier-messages.md). */
