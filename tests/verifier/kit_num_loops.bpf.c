@@ -99,7 +99,8 @@ int kit_for_array_bounds(void *ctx)
 /* The same loop by hand without the range check kit_for adds: *v is any int. */
 SEC("?raw_tp")
 __kit_failure
-__kit_msg("R1_w=scalar(smin=0xffffffff80000000,smax=0x7fffffff)")
+__kit_msg_kver("", KIT_KVER_NO_LIVENESS, "R1_w=scalar(smin=0xffffffff80000000,smax=0x7fffffff)")
+__kit_msg_kver(KIT_KVER_NO_LIVENESS, "", "R1=scalar(smin=0xffffffff80000000,smax=0x7fffffff)")
 __kit_msg("math between map_value pointer and register with unbounded min value is not allowed")
 int manual_loop_without_range_check(void *ctx)
 {
