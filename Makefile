@@ -97,6 +97,16 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -I$(BUILD)/tests/progs -Itests/helpers $< -o $@ $(USER_LIBS) -lpthread
 
+# Objects with deliberately wrong expectations: the runner's own test.
+VERIFIER_SELFTEST_OBJS := $(patsubst tests/verifier-selftest/%.bpf.c,\
+	$(BUILD)/tests/verifier-selftest/%.bpf.o,$(wildcard tests/verifier-selftest/*.bpf.c))
+tests: $(VERIFIER_SELFTEST_OBJS)
+
+$(BUILD)/tests/verifier-selftest/%.bpf.o: tests/verifier-selftest/%.bpf.c bpf/iterkit.bpf.h \
+		tests/verifier/verifier.h $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -Itests/verifier -c $< -o $@
+
 $(BUILD)/tests/verifier-runner: tests/verifier/runner.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LIBS)

@@ -2,7 +2,7 @@
 /*
  * Expectations for the verifier-expectation runner (tests/verifier/runner.c),
  * attached to each BPF program as BTF decl tags, read back by the runner from
- * the object's own BTF. Every program in tests/verifier/*.bpf.c is one test:
+ * the object's own BTF. Every program of each tests/verifier .bpf.c file is one test:
  * the runner loads it alone and checks the verdict and the log.
  *
  *   SEC("?raw_tp") __kit_failure __kit_msg("Unreleased reference")
@@ -18,6 +18,11 @@
  * __kit_retval(v)                 run the program once (BPF_PROG_TEST_RUN, empty
  *                                 opts) after a successful load; check its r0
  * __kit_description(text)         test name (default: the program's name)
+ * __kit_kver(lo, hi)              run the test only on kernels lo <= version < hi
+ *                                 (reported as skipped elsewhere), for features
+ *                                 older kernels lack
+ * __kit_flag(F)                   OR a program load flag into the program's
+ *                                 flags: BPF_F_TEST_STATE_FREQ, ... or a number
  *
  * Each tag carries a __COUNTER__ value so that identical texts stay distinct
  * (clang merges identical attributes) and so that the runner can restore the
@@ -38,6 +43,8 @@
 #define __kit_log_level(n)		__kit_tag("log_level", #n)
 #define __kit_retval(v)			__kit_tag("retval", #v)
 #define __kit_description(text)		__kit_tag("description", text)
+#define __kit_kver(lo, hi)		__kit_tag("kver", lo ":" hi)
+#define __kit_flag(f)			__kit_tag("flag", #f)
 
 /* Kernels where a log line's wording changed (see docs/verifier-messages.md). */
 #define KIT_KVER_ARG0		"6.12.8"	/* "as arg #1" became "as arg #0" */

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpf_iter_testmod_seq_value() takes a live iterator as a plain argument
+ * (an it__iter parameter, Linux 6.12+): legal only between new() and
+ * destroy().
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "iterkit.bpf.h"
+#include "verifier.h"
+
+#define KIT_KVER_ITER_ARG "6.12"	/* __iter arguments of kfuncs */
+
+/* sum = 100 * 100, times value(0) = 0 + 100. */
+SEC("?raw_tp")
+__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_success __kit_retval(1000000)
+int testmod_seq_getter_good(void *ctx)
+{
+	struct bpf_iter_testmod_seq it;
+	__s64 sum = 0, *v;
+
+	bpf_iter_testmod_seq_new(&it, 100, 100);
+	while ((v = bpf_iter_testmod_seq_next(&it)))
+		sum += *v;
+	sum *= bpf_iter_testmod_seq_value(0, &it);
+	bpf_iter_testmod_seq_destroy(&it);
+	return sum;
+}
+
+SEC("?raw_tp")
+__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_failure
+__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_testmod_seq as arg #2")
+__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_testmod_seq as arg #1")
+__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_testmod_seq as R2")
+int testmod_seq_getter_before_new(void *ctx)
+{
+	struct bpf_iter_testmod_seq it;
+
+	return bpf_iter_testmod_seq_value(0, &it);
+}
+
+SEC("?raw_tp")
+__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_failure
+__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_testmod_seq as arg #2")
+__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_testmod_seq as arg #1")
+__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_testmod_seq as R2")
+int testmod_seq_getter_after_destroy(void *ctx)
+{
+	struct bpf_iter_testmod_seq it;
+	__s64 sum = 0, *v;
+
+	bpf_iter_testmod_seq_new(&it, 100, 100);
+	while ((v = bpf_iter_testmod_seq_next(&it)))
+		sum += *v;
+	bpf_iter_testmod_seq_destroy(&it);
+	return sum + bpf_iter_testmod_seq_value(0, &it);
+}
+
+char LICENSE[] SEC("license") = "GPL";
