@@ -1,29 +1,217 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kit_cgroup: PLACEHOLDER, always empty; the real walker lands with issue 3. */
+/*
+ * kit_cgroup: walks the cgroup v2 hierarchy from one cgroup.
+ *
+ * Orders (enum bpf_cgroup_iter_order values, plus CHILDREN):
+ *   SELF_ONLY (1)         the start cgroup alone
+ *   DESCENDANTS_PRE (2)   start, then its subtree, parents before children
+ *   DESCENDANTS_POST (3)  start's subtree, children before parents, start last
+ *   ANCESTORS_UP (4)      start, its parent, ..., the root
+ *   CHILDREN (5)          the direct children of start, start excluded
+ * 0 behaves as DESCENDANTS_PRE. PRE, POST and ANCESTORS_UP yield what the
+ * kernel's bpf_iter_css yields from the same start.
+ *
+ * The kfuncs are KF_RCU_PROTECTED, so the verifier keeps the whole walk
+ * (new() to destroy()) inside one RCU read-side section, which may be
+ * non-sleepable: nothing here sleeps. The start cgroup is pinned by a
+ * reference from new() to destroy(); every other cgroup handed out is
+ * only RCU-protected, which is all a read-only walk needs.
+ */
 #include <linux/bpf.h>
+#include <linux/build_bug.h>
 #include <linux/cgroup.h>
+#include <linux/err.h>
 #include <linux/errno.h>
-#include <linux/sched.h>
+#include <linux/rculist.h>
+#include <linux/rcupdate.h>
 #include "iterkit_compat.h"
 
+/*
+ * Most next() calls that can return a cgroup in one walk. Cgroups created
+ * during a walk are appended to their parent's children, so a walk racing
+ * with fast creation could otherwise chase new siblings for ever. 2^20 (1048576) is
+ * far beyond any real hierarchy (the memory controller alone caps live
+ * memory cgroups at 65535) and still bounds one RCU read-side section.
+ */
+#define KIT_CGROUP_MAX_STEPS (1024 * 1024)
+
+enum kit_cgroup_order {
+	KIT_CGROUP_UNSPEC = 0,		/* BPF_CGROUP_ITER_ORDER_UNSPEC */
+	KIT_CGROUP_SELF_ONLY = 1,
+	KIT_CGROUP_DESCENDANTS_PRE = 2,
+	KIT_CGROUP_DESCENDANTS_POST = 3,
+	KIT_CGROUP_ANCESTORS_UP = 4,
+	KIT_CGROUP_CHILDREN = 5,
+};
+
+/* What BPF programs see: 24 opaque bytes on their stack. */
 struct bpf_iter_kit_cgroup {
 	__u64 __opaque[3];
 } __aligned(8);
 
+struct kit_cgroup_state {
+	struct cgroup_subsys_state *start;	/* pinned; NULL: empty iterator */
+	struct cgroup_subsys_state *pos;	/* last one handed out, or NULL */
+	u32 order;
+	u32 steps_left;				/* next() calls that may still yield */
+};
+
+/*
+ * The child of @parent after @pos (the first one when @pos is NULL), or
+ * NULL. Children are kept in ascending serial_nr order and new ones are
+ * appended. A removed cgroup's sibling link stops being updated once it is
+ * released, so from a released @pos look for the first child with a higher
+ * serial number instead of following the stale link.
+ */
+static struct cgroup_subsys_state *
+kit_cgroup_next_child(struct cgroup_subsys_state *pos,
+		      struct cgroup_subsys_state *parent)
+{
+	struct cgroup_subsys_state *child;
+
+	if (!pos) {
+		child = list_entry_rcu(parent->children.next,
+				       struct cgroup_subsys_state, sibling);
+	} else if (!(READ_ONCE(pos->flags) & CSS_RELEASED)) {
+		child = list_entry_rcu(pos->sibling.next,
+				       struct cgroup_subsys_state, sibling);
+	} else {
+		list_for_each_entry_rcu(child, &parent->children, sibling) {
+			if (child->serial_nr > pos->serial_nr)
+				break;
+		}
+	}
+	return &child->sibling == &parent->children ? NULL : child;
+}
+
+/* The first cgroup of @css's subtree in post-order: its deepest first child. */
+static struct cgroup_subsys_state *
+kit_cgroup_first_leaf(struct cgroup_subsys_state *css)
+{
+	struct cgroup_subsys_state *child;
+
+	while ((child = kit_cgroup_next_child(NULL, css)))
+		css = child;
+	return css;
+}
+
+/*
+ * Post-order successor of @pos within @start's subtree: the first leaf of
+ * the next sibling's subtree, or the parent once all siblings are done.
+ */
+static struct cgroup_subsys_state *
+kit_cgroup_next_post(struct cgroup_subsys_state *pos,
+		     struct cgroup_subsys_state *start)
+{
+	struct cgroup_subsys_state *sibling;
+
+	if (!pos)
+		return kit_cgroup_first_leaf(start);
+	if (pos == start)
+		return NULL;
+	sibling = kit_cgroup_next_child(pos, pos->parent);
+	if (sibling)
+		return kit_cgroup_first_leaf(sibling);
+	return pos->parent;
+}
+
+static void kit_cgroup_empty(struct kit_cgroup_state *s)
+{
+	s->start = NULL;
+	s->pos = NULL;
+	s->order = 0;
+	s->steps_left = 0;
+}
+
 __bpf_kfunc_start_defs();
 
-__bpf_kfunc int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it, u64 cgroup_id, unsigned int order)
+/*
+ * Starts a walk from the cgroup v2 cgroup whose id is @cgroup_id (0: the
+ * root). Returns -EINVAL for an unknown order and -ENOENT when no such
+ * cgroup is visible from the current cgroup namespace; either leaves an
+ * empty iterator that holds nothing.
+ */
+__bpf_kfunc int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it,
+					u64 cgroup_id, unsigned int order)
 {
-	return -EOPNOTSUPP;
+	struct kit_cgroup_state *s = (void *)it;
+	struct cgroup *start;
+
+	BUILD_BUG_ON(sizeof(struct kit_cgroup_state) != sizeof(struct bpf_iter_kit_cgroup));
+	BUILD_BUG_ON(__alignof__(struct kit_cgroup_state) >
+		     __alignof__(struct bpf_iter_kit_cgroup));
+
+	kit_cgroup_empty(s);
+	if (order == KIT_CGROUP_UNSPEC)
+		order = KIT_CGROUP_DESCENDANTS_PRE;
+	if (order > KIT_CGROUP_CHILDREN)
+		return -EINVAL;
+
+	if (!cgroup_id) {
+		start = &cgrp_dfl_root.cgrp;
+		cgroup_get(start);
+	} else {
+		/*
+		 * Does not sleep: an RCU lookup in the kernfs id table and
+		 * atomic reference counts (a last kernfs_put() frees via
+		 * call_rcu()). bpf_cgroup_from_id() relies on the same.
+		 */
+		start = cgroup_get_from_id(cgroup_id);
+		if (IS_ERR(start))
+			return -ENOENT;
+	}
+
+	s->start = &start->self;
+	s->order = order;
+	s->steps_left = KIT_CGROUP_MAX_STEPS;
+	return 0;
 }
 
 __bpf_kfunc struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *it)
 {
-	return NULL;
+	struct kit_cgroup_state *s = (void *)it;
+	struct cgroup_subsys_state *next = NULL;
+
+	if (!s->steps_left)
+		return NULL;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "kit_cgroup walk outside RCU");
+
+	switch (s->order) {
+	case KIT_CGROUP_SELF_ONLY:
+		next = s->pos ? NULL : s->start;
+		break;
+	case KIT_CGROUP_DESCENDANTS_PRE:
+		next = css_next_descendant_pre(s->pos, s->start);
+		break;
+	case KIT_CGROUP_DESCENDANTS_POST:
+		next = kit_cgroup_next_post(s->pos, s->start);
+		break;
+	case KIT_CGROUP_ANCESTORS_UP:
+		next = s->pos ? s->pos->parent : s->start;
+		break;
+	case KIT_CGROUP_CHILDREN:
+		next = kit_cgroup_next_child(s->pos, s->start);
+		break;
+	}
+
+	/* Once drained, stay drained: never restart from a NULL position. */
+	if (!next) {
+		s->steps_left = 0;
+		return NULL;
+	}
+	s->steps_left--;
+	s->pos = next;
+	return next->cgroup;
 }
 
 __bpf_kfunc void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it)
 {
+	struct kit_cgroup_state *s = (void *)it;
+
+	if (s->start)
+		cgroup_put(s->start->cgroup);
+	kit_cgroup_empty(s);
 }
 
 __bpf_kfunc_end_defs();

@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `iterkit cgroups --json` against the cgroupfs directory tree (ids are the
+# directories' inode numbers) for every order, plus the CLI's errors.
+. ./tap.sh
+
+CG=/sys/fs/cgroup
+T=$CG/kit_cgroup_gt
+TMP=/tmp/kit_cgroup_gt.$$
+
+cleanup() {
+	[ -n "$SLEEPER" ] && kill "$SLEEPER" 2>/dev/null
+	for d in $(find "$T" -depth -type d 2>/dev/null); do rmdir "$d"; done
+	rm -f "$TMP".*
+}
+trap cleanup EXIT
+
+mkdir -p "$T"
+for a in c0 c1 c2; do
+	for b in c0 c1 c2; do mkdir -p "$T/$a/$b"; done
+done
+mkdir -p "$T/c1/c2/c0/c1"
+
+# Two processes in c2/c1 (counted in the kernel with css_task).
+sleep 1000 &
+SLEEPER=$!
+echo "$SLEEPER" > "$T/c2/c1/cgroup.procs"
+sh -c 'sleep 1000' &
+S2=$!
+echo "$S2" > "$T/c2/c1/cgroup.procs"
+SLEEPER="$SLEEPER $S2"
+
+# "id path" lines of a cgroups --json run, in walk order.
+walk() {
+	iterkit cgroups --json --root "$1" --order "$2" |
+		sed -n 's/^{"id":\([0-9]*\),.*"path":"\([^"]*\)"}.*/\1 \2/p'
+}
+
+# "id path" of the directory $1 (path below the cgroup2 mount).
+dir_entry() {
+	rel=${1#"$CG"}
+	echo "$(stat -c %i "$1") ${rel:-/}"
+}
+
+check_order() {
+	root=$1 order=$2 name=$3
+	walk "$root" "$order" > "$TMP.got"
+	case $order in
+	pre | post) find "$root" -type d ;;
+	children) find "$root" -mindepth 1 -maxdepth 1 -type d ;;
+	self) echo "$root" ;;
+	up)
+		d=$root
+		while :; do
+			echo "$d"
+			[ "$d" = "$CG" ] && break
+			d=$(dirname "$d")
+		done
+		;;
+	esac | while read -r d; do dir_entry "$d"; done > "$TMP.want"
+	if [ "$order" = up ]; then
+		# Exact sequence: self, parent, ..., root.
+		tap_eq "$name: $order matches the directory chain" "$(cat "$TMP.got")" "$(cat "$TMP.want")"
+	else
+		tap_eq "$name: $order yields exactly the directories" \
+			"$(sort "$TMP.got")" "$(sort "$TMP.want")"
+	fi
+}
+
+# Parents before children (pre) or after them (post), in the JSON itself.
+check_shape() {
+	root=$1 order=$2 name=$3
+	bad=$(iterkit cgroups --json --root "$root" --order "$order" |
+		sed -n 's/^{"id":\([0-9]*\),"level":[0-9]*,"parent":\([0-9]*\),.*/\1 \2/p' |
+		awk -v order="$order" '
+			{ id[NR] = $1; par[NR] = $2; pos[$1] = NR }
+			END {
+				for (i = 1; i <= NR; i++) {
+					if (!(par[i] in pos)) continue
+					if (order == "pre" && pos[par[i]] > i) print id[i]
+					if (order == "post" && pos[par[i]] < i) print id[i]
+				}
+				if (order == "pre" && NR && par[1] in pos) print "first"
+				if (order == "post" && NR && par[NR] in pos) print "last"
+			}')
+	tap_eq "$name: $order puts parents $( [ "$order" = pre ] && echo before || echo after) children" "$bad" ""
+}
+
+for order in pre post up children self; do
+	check_order "$CG" "$order" "root"
+	check_order "$T" "$order" "tree"
+	check_order "$T/c1/c2" "$order" "nested"
+done
+for order in pre post; do
+	check_shape "$CG" "$order" "root"
+	check_shape "$T/c1" "$order" "nested"
+done
+
+# Children come in creation order (the kernel appends new cgroups).
+tap_eq "children in creation order" "$(walk "$T" children | cut -d' ' -f2)" \
+	"$(printf '%s\n' /kit_cgroup_gt/c0 /kit_cgroup_gt/c1 /kit_cgroup_gt/c2)"
+
+# --root by id, by absolute path and by path below the mount agree.
+id=$(stat -c %i "$T/c0")
+tap_eq "--root ID equals --root PATH" "$(walk "$id" pre)" "$(walk "$T/c0" pre)"
+tap_eq "--root relative path" "$(walk kit_cgroup_gt/c0 pre)" "$(walk "$T/c0" pre)"
+
+procs=$(iterkit cgroups --json --root "$T/c2/c1" --order self |
+	sed -n 's/.*"procs":\([-0-9]*\),.*/\1/p')
+tap_eq "member processes counted in the kernel" "$procs" 2
+procs=$(iterkit cgroups --json --root "$T/c2/c0" --order self |
+	sed -n 's/.*"procs":\([-0-9]*\),.*/\1/p')
+tap_eq "empty cgroup has no processes" "$procs" 0
+
+# The default view: an indented tree, the start first.
+out=$(iterkit cgroups --root "$T/c1")
+tap_contains "tree view starts with the root line" "$(echo "$out" | head -n 1)" "c1  (id $(stat -c %i "$T/c1"), level 2"
+tap_contains "tree view indents children" "$out" "
+  c0  (id $(stat -c %i "$T/c1/c0"), level 3"
+
+# Errors: one line, exit 1 for a missing cgroup, 2 for bad usage.
+check_error() {
+	name=$1 want_rc=$2 want_msg=$3
+	shift 3
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	lines=$(echo "$err" | wc -l)
+	if [ "$rc" = "$want_rc" ] && [ "$lines" = 1 ]; then
+		tap_contains "$name" "$err" "$want_msg"
+	else
+		tap_fail "$name"
+		tap_diag "rc $rc (want $want_rc), $lines lines: $err"
+	fi
+}
+check_error "no such path: exit 1" 1 "no such cgroup" iterkit cgroups --root /no/such/cgroup
+check_error "no such id: exit 1" 1 "no such cgroup" iterkit cgroups --root 1099511627776
+check_error "file is not a cgroup: exit 1" 1 "no such cgroup" iterkit cgroups --root "$T/cgroup.procs"
+gone=$(stat -c %i "$T/c0/c2")
+rmdir "$T/c0/c2"
+check_error "removed cgroup id: exit 1" 1 "no such cgroup" iterkit cgroups --root "$gone"
+check_error "bad order: exit 2" 2 "--order must be one of" iterkit cgroups --order sideways
+check_error "missing value: exit 2" 2 "needs a value" iterkit cgroups --root
+check_error "stray argument: exit 2" 2 "unexpected argument" iterkit cgroups extra
+
+out=$(iterkit demo 2>&1 | grep kit_cgroup)
+tap_contains "demo verdict" "$out" "PASS kit_cgroup"
+
+tap_done

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kit_cgroup in a real kernel: the same sequences as the kernel's
+ * bpf_iter_css, CHILDREN/SELF_ONLY against cgroupfs, every error path with
+ * the iterator empty afterwards, the start reference dropped exactly once,
+ * and walks racing with cgroup creation and removal.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+/* The harness compares mixed-sign operands by design. */
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wclobbered"
+#include "kselftest_harness.h"
+#include "kit_cgroup_walks.skel.h"
+
+#define CG "/sys/fs/cgroup"
+#define TREE CG "/kit_cgroup_tree"
+#define MAX_IDS 1024
+/* The walker's documented bound on yielded cgroups per walk. */
+#define KIT_CGROUP_MAX_STEPS (1024 * 1024)
+
+enum { SELF = 1, PRE = 2, POST = 3, UP = 4, CHILDREN = 5 };
+
+static unsigned long long ino_of(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return 0;
+	return st.st_ino;
+}
+
+/* Depth 4, fan-out 3 below TREE: TREE/c0/c1/c2/c0 and so on (121 cgroups). */
+static int build_tree(const char *dir, int depth)
+{
+	char sub[512];
+	int i;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -1;
+	if (!depth)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		snprintf(sub, sizeof(sub), "%s/c%d", dir, i);
+		if (build_tree(sub, depth - 1))
+			return -1;
+	}
+	return 0;
+}
+
+/* rmdir children first; cgroupfs only removes empty directories. */
+static void remove_tree(const char *dir)
+{
+	char sub[512];
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		remove_tree(sub);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static int run(struct kit_cgroup_walks_bpf *skel, struct bpf_program *prog)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
+		return -errno;
+	return opts.retval;
+}
+
+static void reset(struct kit_cgroup_walks_bpf *skel)
+{
+	skel->bss->kit_ret = skel->bss->css_ret = 12345;
+	skel->bss->kit_n = skel->bss->css_n = 0;
+	skel->bss->after_drain = 0;
+	skel->bss->held_level = 0;
+	skel->bss->held_id = 0;
+	memset(skel->bss->kit_ids, 0, sizeof(skel->bss->kit_ids));
+	memset(skel->bss->css_ids, 0, sizeof(skel->bss->css_ids));
+}
+
+/* A walk with kit_cgroup only; returns new()'s result. */
+static int kit_walk(struct kit_cgroup_walks_bpf *skel, unsigned long long id, unsigned int order)
+{
+	reset(skel);
+	skel->bss->kit_start = id;
+	skel->bss->order = order;
+	if (run(skel, skel->progs.errors))
+		return 9999;
+	return skel->bss->kit_ret;
+}
+
+static long nr_dying(const char *dir)
+{
+	char path[512], key[64];
+	long v, found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.stat", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, "nr_dying_descendants"))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/* Waits up to 10 s for @dir to have no dying descendants left. */
+static long wait_no_dying(const char *dir)
+{
+	long n = -1;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		n = nr_dying(dir);
+		if (n == 0)
+			break;
+		usleep(100000);
+	}
+	return n;
+}
+
+/* Counts kernel log lines that mean something went wrong since the mark. */
+static int kernel_log_bad_lines(void)
+{
+	FILE *p = popen("dmesg | grep -cE 'WARNING|BUG|Oops|rcu.*stall|refcount_t|general protection|KASAN'", "r");
+	int n = -1;
+
+	if (!p)
+		return -1;
+	if (fscanf(p, "%d", &n) != 1)
+		n = -1;
+	pclose(p);
+	return n;
+}
+
+FIXTURE(walks) {
+	struct kit_cgroup_walks_bpf *skel;
+};
+
+FIXTURE_SETUP(walks)
+{
+	self->skel = kit_cgroup_walks_bpf__open_and_load();
+	ASSERT_NE(NULL, self->skel) TH_LOG("loading kit_cgroup_walks failed");
+	remove_tree(TREE);
+	ASSERT_EQ(0, build_tree(TREE, 4));
+}
+
+FIXTURE_TEARDOWN(walks)
+{
+	remove_tree(TREE);
+	kit_cgroup_walks_bpf__destroy(self->skel);
+}
+
+/* kit_cgroup and bpf_iter_css from the same start: identical id sequences. */
+static void diff_check(struct __test_metadata *_metadata, struct kit_cgroup_walks_bpf *skel,
+		       const char *start_dir, bool as_zero, unsigned int order, int min_len)
+{
+	unsigned long long id = ino_of(start_dir);
+	__u64 i, n;
+
+	ASSERT_NE(0, id);
+	reset(skel);
+	skel->bss->kit_start = as_zero ? 0 : id;
+	skel->bss->css_start = id;
+	skel->bss->order = order;
+	ASSERT_EQ(0, run(skel, skel->progs.diff));
+	ASSERT_EQ(0, skel->bss->kit_ret);
+	ASSERT_EQ(0, skel->bss->css_ret);
+	n = skel->bss->kit_n;
+	EXPECT_EQ(skel->bss->css_n, n);
+	ASSERT_GE(n, min_len);
+	ASSERT_LE(n, MAX_IDS);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(skel->bss->css_ids[i], skel->bss->kit_ids[i])
+			TH_LOG("%s order %u: element %llu differs", start_dir, order,
+			       (unsigned long long)i);
+	}
+	/* The start is first (PRE, UP) or last (POST). */
+	EXPECT_EQ(id, skel->bss->kit_ids[order == POST ? n - 1 : 0]);
+}
+
+TEST_F(walks, diff_pre_root) { diff_check(_metadata, self->skel, CG, true, PRE, 122); }
+TEST_F(walks, diff_post_root) { diff_check(_metadata, self->skel, CG, true, POST, 122); }
+TEST_F(walks, diff_up_root) { diff_check(_metadata, self->skel, CG, true, UP, 1); }
+TEST_F(walks, diff_pre_nested) { diff_check(_metadata, self->skel, TREE "/c1", false, PRE, 40); }
+TEST_F(walks, diff_post_nested) { diff_check(_metadata, self->skel, TREE "/c1", false, POST, 40); }
+TEST_F(walks, diff_up_nested) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1", false, UP, 5); }
+TEST_F(walks, diff_pre_leaf) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1/c2", false, PRE, 1); }
+TEST_F(walks, diff_post_leaf) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1/c2", false, POST, 1); }
+TEST_F(walks, diff_up_leaf) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1/c2", false, UP, 6); }
+
+/* Order 0 walks exactly like DESCENDANTS_PRE. */
+TEST_F(walks, order0_is_pre)
+{
+	unsigned long long id = ino_of(TREE);
+	__u64 pre[MAX_IDS], n;
+
+	ASSERT_EQ(0, kit_walk(self->skel, id, PRE));
+	n = self->skel->bss->kit_n;
+	ASSERT_EQ(121, n);
+	memcpy(pre, self->skel->bss->kit_ids, sizeof(pre));
+	ASSERT_EQ(0, kit_walk(self->skel, id, 0));
+	ASSERT_EQ(n, self->skel->bss->kit_n);
+	EXPECT_EQ(0, memcmp(pre, self->skel->bss->kit_ids, n * sizeof(__u64)));
+}
+
+/* CHILDREN: the direct subdirectories, in creation order, start excluded. */
+TEST_F(walks, children_match_cgroupfs)
+{
+	const char *starts[] = { TREE, TREE "/c1", TREE "/c0/c2/c1" };
+	char sub[512];
+	unsigned int s;
+	int i;
+
+	for (s = 0; s < 3; s++) {
+		ASSERT_EQ(0, kit_walk(self->skel, ino_of(starts[s]), CHILDREN));
+		ASSERT_EQ(3, self->skel->bss->kit_n) TH_LOG("%s", starts[s]);
+		for (i = 0; i < 3; i++) {
+			snprintf(sub, sizeof(sub), "%s/c%d", starts[s], i);
+			EXPECT_EQ(ino_of(sub), self->skel->bss->kit_ids[i]);
+		}
+	}
+	/* A leaf has no children. */
+	ASSERT_EQ(0, kit_walk(self->skel, ino_of(TREE "/c0/c2/c1/c0"), CHILDREN));
+	EXPECT_EQ(0, self->skel->bss->kit_n);
+	EXPECT_EQ(0, self->skel->bss->after_drain);
+}
+
+TEST_F(walks, self_only_match_cgroupfs)
+{
+	ASSERT_EQ(0, kit_walk(self->skel, ino_of(TREE "/c2/c1"), SELF));
+	ASSERT_EQ(1, self->skel->bss->kit_n);
+	EXPECT_EQ(ino_of(TREE "/c2/c1"), self->skel->bss->kit_ids[0]);
+	ASSERT_EQ(0, kit_walk(self->skel, 0, SELF));
+	ASSERT_EQ(1, self->skel->bss->kit_n);
+	EXPECT_EQ(ino_of(CG), self->skel->bss->kit_ids[0]);
+	EXPECT_EQ(0, self->skel->bss->after_drain);
+}
+
+/* Every error: the documented errno, nothing yielded, still nothing after. */
+TEST_F(walks, errors_leave_empty_iterator)
+{
+	unsigned long long tree = ino_of(TREE), gone, file;
+	unsigned int bad_orders[] = { 6, 7, 64, 0x80000002u, 0xffffffffu };
+	unsigned int i;
+
+	ASSERT_EQ(0, mkdir(TREE "/gone", 0755));
+	gone = ino_of(TREE "/gone");
+	ASSERT_EQ(0, rmdir(TREE "/gone"));
+	file = ino_of(TREE "/cgroup.procs");
+	ASSERT_NE(0, file);
+
+	for (i = 0; i < sizeof(bad_orders) / sizeof(bad_orders[0]); i++) {
+		EXPECT_EQ(-EINVAL, kit_walk(self->skel, tree, bad_orders[i]))
+			TH_LOG("order %u", bad_orders[i]);
+		EXPECT_EQ(0, self->skel->bss->kit_n);
+		EXPECT_EQ(0, self->skel->bss->after_drain);
+	}
+	/* A bad order is reported even for a cgroup that does not exist. */
+	EXPECT_EQ(-EINVAL, kit_walk(self->skel, 1ULL << 40, 9));
+	EXPECT_EQ(0, self->skel->bss->kit_n);
+
+	for (i = SELF; i <= CHILDREN; i++) {
+		EXPECT_EQ(-ENOENT, kit_walk(self->skel, 1ULL << 40, i));
+		EXPECT_EQ(0, self->skel->bss->kit_n);
+		EXPECT_EQ(-ENOENT, kit_walk(self->skel, gone, i)) TH_LOG("removed cgroup, order %u", i);
+		EXPECT_EQ(0, self->skel->bss->kit_n);
+		EXPECT_EQ(-ENOENT, kit_walk(self->skel, file, i)) TH_LOG("a file's inode, order %u", i);
+		EXPECT_EQ(0, self->skel->bss->kit_n);
+		EXPECT_EQ(0, self->skel->bss->after_drain);
+	}
+}
+
+/*
+ * new() takes one reference on the start and destroy() drops it once, for
+ * successful, drained and failed walks alike: a leak would keep the removed
+ * cgroup dying for ever, a double put would underflow (refcount warning).
+ */
+TEST_F(walks, start_reference_balanced)
+{
+	unsigned long long id;
+	int round, o;
+
+	ASSERT_EQ(0, wait_no_dying(TREE));
+	ASSERT_EQ(0, mkdir(TREE "/ref", 0755));
+	ASSERT_EQ(0, mkdir(TREE "/ref/x", 0755));
+	id = ino_of(TREE "/ref");
+	for (round = 0; round < 20; round++) {
+		for (o = 0; o <= CHILDREN; o++)
+			ASSERT_EQ(0, kit_walk(self->skel, id, o));
+		ASSERT_EQ(-EINVAL, kit_walk(self->skel, id, 77));
+	}
+	ASSERT_EQ(0, rmdir(TREE "/ref/x"));
+	ASSERT_EQ(0, rmdir(TREE "/ref"));
+	EXPECT_EQ(0, wait_no_dying(TREE)) TH_LOG("the removed start cgroup never got released");
+	EXPECT_EQ(0, kernel_log_bad_lines());
+}
+
+struct remover {
+	const char *dir;
+	int err;
+};
+
+static void *remove_soon(void *arg)
+{
+	struct remover *r = arg;
+
+	usleep(20000);
+	r->err = rmdir(r->dir) ? errno : 0;
+	return NULL;
+}
+
+/*
+ * rmdir of the start cgroup while a walk holds it: the walk still reads
+ * it, the removal succeeds, and the cgroup is released once the walk ends.
+ */
+TEST_F(walks, rmdir_start_during_walk)
+{
+	struct remover r = { .dir = TREE "/held" };
+	unsigned long long id;
+	pthread_t th;
+	int rounds;
+
+	ASSERT_EQ(0, wait_no_dying(TREE));
+	for (rounds = 0; rounds < 5; rounds++) {
+		ASSERT_EQ(0, mkdir(r.dir, 0755));
+		id = ino_of(r.dir);
+		reset(self->skel);
+		self->skel->bss->kit_start = id;
+		self->skel->bss->spins = 2000000;
+		ASSERT_EQ(0, pthread_create(&th, NULL, remove_soon, &r));
+		ASSERT_EQ(0, run(self->skel, self->skel->progs.hold));
+		pthread_join(th, NULL);
+		EXPECT_EQ(0, r.err);
+		EXPECT_EQ(0, self->skel->bss->kit_ret);
+		EXPECT_EQ(id, self->skel->bss->held_id);
+		EXPECT_EQ(2, self->skel->bss->held_level);
+		EXPECT_EQ(2000000, self->skel->bss->kit_n);
+	}
+	EXPECT_EQ(0, wait_no_dying(TREE)) TH_LOG("a removed start cgroup never got released");
+	EXPECT_EQ(0, kernel_log_bad_lines());
+}
+
+/* Creates and removes cgroups (up to three deep) below @dir until killed. */
+static void churn(const char *dir, unsigned int seed)
+{
+	char path[512];
+
+	srand(seed);
+	for (;;) {
+		int a = rand() % 4, b = rand() % 4, c = rand() % 4;
+
+		snprintf(path, sizeof(path), "%s/a%d", dir, a);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/a%d/b%d", dir, a, b);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/a%d/b%d/c%d", dir, a, b, c);
+		mkdir(path, 0755);
+		rmdir(path);
+		if (rand() % 2) {
+			snprintf(path, sizeof(path), "%s/a%d/b%d", dir, a, b);
+			rmdir(path);
+		}
+		if (rand() % 4 == 0) {
+			snprintf(path, sizeof(path), "%s/a%d", dir, a);
+			rmdir(path);
+		}
+	}
+}
+
+/* Walks while other processes create and remove cgroups (CHURN_SECS, 30). */
+TEST_F_TIMEOUT(walks, churn, 120)
+{
+	const char *secs_env = getenv("CHURN_SECS");
+	int secs = secs_env ? atoi(secs_env) : 30;
+	unsigned long long walks = 0, max_n = 0, id = ino_of(TREE);
+	unsigned int orders[] = { PRE, POST, CHILDREN, UP };
+	pid_t kids[2];
+	time_t end;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		kids[i] = fork();
+		ASSERT_GE(kids[i], 0);
+		if (!kids[i]) {
+			churn(i ? TREE "/c0" : TREE, getpid());
+			_exit(0);
+		}
+	}
+	end = time(NULL) + secs;
+	while (time(NULL) < end) {
+		unsigned int o = orders[walks % 4];
+		__u64 n;
+
+		ASSERT_EQ(0, kit_walk(self->skel, walks % 8 ? id : 0, o));
+		n = self->skel->bss->kit_n;
+		EXPECT_GE(n, o == CHILDREN ? 3 : 1);
+		EXPECT_LE(n, KIT_CGROUP_MAX_STEPS);
+		EXPECT_EQ(0, self->skel->bss->after_drain);
+		if (n > max_n)
+			max_n = n;
+		walks++;
+	}
+	for (i = 0; i < 2; i++) {
+		kill(kids[i], SIGKILL);
+		waitpid(kids[i], NULL, 0);
+	}
+	TH_LOG("%llu walks in %d s, longest %llu cgroups", walks, secs, max_n);
+	EXPECT_GE(walks, 10);
+	remove_tree(TREE);
+	EXPECT_EQ(0, wait_no_dying(CG));
+	EXPECT_EQ(0, kernel_log_bad_lines());
+}
+
+TEST_HARNESS_MAIN
