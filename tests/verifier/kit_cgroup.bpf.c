@@ -3,8 +3,6 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "iterkit.bpf.h"
-/* verifier.h mentions a glob inside its comment. */
-#pragma clang diagnostic ignored "-Wcomment"
 #include "verifier.h"
 
 __u64 sink;
