@@ -1,29 +1,137 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kit_task: PLACEHOLDER, always empty; the real walker lands with issue 3. */
+/*
+ * kit_task: walks processes or threads, in the order of the kernel's own
+ * bpf_iter_task (6.7+): the idle task (pid 0) first in the ALL_* modes, then
+ * the task list; threads of one process in thread-list order.
+ *
+ * No references are taken. new() is KF_RCU_PROTECTED, so the verifier keeps
+ * new(), every next() and the use of every returned pointer inside one RCU
+ * read-side section, and RCU keeps each task_struct we stand on alive.
+ */
 #include <linux/bpf.h>
-#include <linux/cgroup.h>
+#include <linux/build_bug.h>
 #include <linux/errno.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rculist.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/threads.h>
 #include "iterkit_compat.h"
 
+enum {
+	KIT_TASK_ALL_PROCS = 0,
+	KIT_TASK_ALL_THREADS = 1,
+	KIT_TASK_PROC_THREADS = 2,
+};
+
+/*
+ * Most tasks one walk hands out. Live tasks each own a distinct pid, so no
+ * more than PID_MAX_LIMIT exist at any instant. A walk under RCU sees every
+ * task that was there when it started, plus tasks forked while it runs
+ * (they are appended to the lists it follows), so only a walk that keeps
+ * chasing new forks can exceed this; stopping it there loses no task that
+ * existed at the start, and guarantees next() returns NULL after at most
+ * KIT_TASK_MAX_STEPS + 1 calls however tasks come and go.
+ */
+#define KIT_TASK_MAX_STEPS PID_MAX_LIMIT
+
+/* What BPF programs see: 24 opaque bytes on their stack. */
 struct bpf_iter_kit_task {
 	__u64 __opaque[3];
 } __aligned(8);
 
+struct kit_task_state {
+	struct task_struct *proc;	/* process being walked (its leader) */
+	struct task_struct *pos;	/* next task to hand out; NULL: done */
+	u32 flags;
+	u32 steps;			/* tasks handed out so far */
+};
+
 __bpf_kfunc_start_defs();
 
-__bpf_kfunc int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid, unsigned int flags)
+/*
+ * pid: 0 for the ALL_* modes; for PROC_THREADS the tgid of a process in the
+ * initial pid namespace. -EINVAL for unknown flags or a pid that does not
+ * fit the mode, -ESRCH when no such process exists (negative pids
+ * included). On error the iterator is empty.
+ */
+__bpf_kfunc int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid,
+				      unsigned int flags)
 {
-	return -EOPNOTSUPP;
+	struct kit_task_state *s = (void *)it;
+	struct task_struct *leader = NULL;
+
+	BUILD_BUG_ON(sizeof(struct kit_task_state) != sizeof(struct bpf_iter_kit_task));
+	BUILD_BUG_ON(__alignof__(struct kit_task_state) >
+		     __alignof__(struct bpf_iter_kit_task));
+
+	s->proc = NULL;
+	s->pos = NULL;
+	s->flags = flags;
+	s->steps = 0;
+
+	switch (flags) {
+	case KIT_TASK_ALL_PROCS:
+	case KIT_TASK_ALL_THREADS:
+		if (pid)
+			return -EINVAL;
+		leader = &init_task;
+		break;
+	case KIT_TASK_PROC_THREADS:
+		if (!pid)
+			return -EINVAL;
+		if (pid < 0)
+			return -ESRCH;
+		/*
+		 * The caller is already in an RCU section (KF_RCU_PROTECTED);
+		 * the nested lock only makes the lookup self-contained.
+		 */
+		rcu_read_lock();
+		leader = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_TGID);
+		rcu_read_unlock();
+		if (!leader)
+			return -ESRCH;
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	s->proc = leader;
+	s->pos = leader;
+	return 0;
 }
 
 __bpf_kfunc struct task_struct *bpf_iter_kit_task_next(struct bpf_iter_kit_task *it)
 {
-	return NULL;
+	struct kit_task_state *s = (void *)it;
+	struct task_struct *cur = s->pos;
+
+	if (!cur)
+		return NULL;
+	if (s->steps >= KIT_TASK_MAX_STEPS) {
+		s->pos = NULL;
+		return NULL;
+	}
+	s->steps++;
+
+	if (s->flags != KIT_TASK_ALL_PROCS) {
+		s->pos = __next_thread(cur);
+		if (s->pos || s->flags == KIT_TASK_PROC_THREADS)
+			return cur;
+	}
+
+	/* Next process; the task list is circular through init_task. */
+	s->proc = next_task(s->proc);
+	s->pos = s->proc == &init_task ? NULL : s->proc;
+	return cur;
 }
 
 __bpf_kfunc void bpf_iter_kit_task_destroy(struct bpf_iter_kit_task *it)
 {
+	struct kit_task_state *s = (void *)it;
+
+	s->pos = NULL;
 }
 
 __bpf_kfunc_end_defs();
