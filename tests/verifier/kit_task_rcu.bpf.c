@@ -4,7 +4,6 @@
 #include <bpf/bpf_helpers.h>
 #include "iterkit.bpf.h"
 /* verifier.h's own comment mentions a "*.bpf.c" glob. */
-#pragma clang diagnostic ignored "-Wcomment"
 #include "verifier.h"
 
 int seen;
