@@ -36,6 +36,19 @@ num_help|iterkit num --help
 seq_help|iterkit seq --help
 tasks_help|iterkit tasks --help
 cgroups_help|iterkit cgroups --help
+tasks|iterkit tasks
+tasks_json|iterkit tasks --json
+tasks_threads_json|iterkit tasks --threads --json
+tasks_pid1|iterkit tasks --pid 1 --json
+tasks_tree|iterkit tasks --tree
+tasks_nopid|iterkit tasks --pid 99999
+bad_tasks_pid|iterkit tasks --pid x
+bad_tasks_opt|iterkit tasks --frobnicate
+cgroups|iterkit cgroups
+cgroups_json|iterkit cgroups --json
+cgroups_self|iterkit cgroups --order self --json
+cgroups_noroot|iterkit cgroups --root /sys/fs/cgroup/no/such/cgroup
+bad_cgroups_order|iterkit cgroups --order bogus
 bad_noargs|iterkit
 bad_cmd|iterkit frobnicate
 bad_opt|iterkit --frobnicate status
@@ -126,6 +139,21 @@ tap_contains "demo: kit_num verdict" "$(get demo)" "PASS kit_num"
 tap_contains "demo: testmod_seq verdict" "$(get demo)" "PASS testmod_seq"
 check_json demo_json 'map(select(.iterator=="kit_num" or .iterator=="testmod_seq") | .verdict) == ["pass","pass"]' "verdicts"
 
+# -- tasks and cgroups (their own suites check them against /proc and cgroupfs) --
+tap_eq "tasks exits 0" "$(rc tasks)" 0
+tap_contains "tasks: header and init" "$(get tasks)" "COMM"
+check_json tasks_json '.count == (.tasks | length) and .tasks[0].pid == 0 and ([.tasks[] | select(.pid == 1) | .comm] == ["init"])' "idle task first, init present, count matches"
+check_json tasks_threads_json '.count >= 2 and (.tasks | map(.tid) | unique | length) == .count' "threads: distinct tids"
+check_json tasks_pid1 '.count == 1 and .tasks[0].pid == 1 and .tasks[0].tid == 1' "--pid 1: init's one thread"
+tap_contains "tasks --tree shows init under pid 0" "$(get tasks_tree)" "init(1)"
+tap_eq "tasks --pid of a missing process exits 1" "$(rc tasks_nopid)" 1
+tap_contains "tasks --pid of a missing process says so" "$(err tasks_nopid)" "no process with pid 99999"
+tap_eq "cgroups exits 0" "$(rc cgroups)" 0
+check_json cgroups_json '.ret == 0 and .cgroups[0].path == "/" and .cgroups[0].level == 0 and .count == (.cgroups | length)' "root first, count matches"
+check_json cgroups_self '.count == 1 and .cgroups[0].path == "/"' "--order self: the root alone"
+tap_eq "cgroups --root of a missing cgroup exits 1" "$(rc cgroups_noroot)" 1
+tap_eq "cgroups --root of a missing cgroup: one line" "$(err cgroups_noroot | wc -l)" 1
+
 # -- help and version --
 for c in help num_help seq_help tasks_help cgroups_help; do
 	tap_eq "$c exits 0" "$(rc $c)" 0
@@ -134,7 +162,7 @@ done
 tap_eq "--version" "$(get version)" "iterkit $(cat VERSION)"
 
 # -- bad input: exit 2, exactly one line on stderr, nothing on stdout --
-for c in bad_noargs bad_cmd bad_opt bad_num_missing bad_num_extra bad_num_text bad_num_range \
+for c in bad_tasks_pid bad_tasks_opt bad_cgroups_order bad_noargs bad_cmd bad_opt bad_num_missing bad_num_extra bad_num_text bad_num_range \
 	bad_num_trailing bad_seq_text bad_seq_range bad_status_arg bad_demo_arg; do
 	r=$(rc $c)
 	e=$(err $c)
