@@ -13,9 +13,15 @@ kver=$(scripts/kver.sh)
 export DEBIAN_FRONTEND=noninteractive
 apt_q() { apt-get -y -q "$@" > /tmp/iterkit-apt.log 2>&1 || { cat /tmp/iterkit-apt.log; return 1; }; }
 
+# Start from a machine without iterkit: no packages, no DKMS trees left
+# behind by an earlier, interrupted run.
 if dpkg -s iterkit-dkms >/dev/null 2>&1 || dpkg -s iterkit >/dev/null 2>&1; then
 	apt_q purge iterkit iterkit-dkms
 fi
+for mv in $(dkms status iterkit 2>/dev/null | sed -n 's|^\(iterkit/[^,]*\),.*|\1|p' | sort -u); do
+	dkms remove "$mv" --all >/dev/null 2>&1
+done
+rm -rf /var/lib/dkms/iterkit /usr/src/iterkit-*
 
 # -- build and lint --
 if make -s deb > /tmp/iterkit-deb.log 2>&1; then tap_ok "make deb"; else tap_fail "make deb"; tap_diag "$(tail -20 /tmp/iterkit-deb.log)"; fi
