@@ -56,7 +56,7 @@ install() {	# install [-t release] pkgs...
 	apt_update
 	log "installing:" $need
 	# shellcheck disable=SC2086
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
 		"${rel[@]}" $need >/dev/null
 }
 

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.." || exit 1
 ver=$(cat VERSION)
 kver=$(scripts/kver.sh)
 export DEBIAN_FRONTEND=noninteractive
-apt_q() { apt-get -y -q "$@" > /tmp/iterkit-apt.log 2>&1 || { cat /tmp/iterkit-apt.log; return 1; }; }
+apt_q() { apt-get -o DPkg::Lock::Timeout=600 -y -q "$@" > /tmp/iterkit-apt.log 2>&1 || { cat /tmp/iterkit-apt.log; return 1; }; }
 
 # Start from a machine without iterkit: no packages, no DKMS trees left
 # behind by an earlier, interrupted run.
@@ -62,7 +62,7 @@ else
 fi
 
 # -- install with apt: DKMS builds for 6.12, refuses 6.1, the postinst succeeds --
-if apt-get install -y -q "./$dkms_deb" "./$tool_deb" > /tmp/iterkit-install.log 2>&1; then
+if apt-get -o DPkg::Lock::Timeout=600 install -y -q "./$dkms_deb" "./$tool_deb" > /tmp/iterkit-install.log 2>&1; then
 	tap_ok "apt-get install of both packages succeeds"
 else
 	tap_fail "apt-get install of both packages succeeds"
