@@ -10,8 +10,8 @@
 
 #include <linux/bpf.h>
 #include <linux/module.h>
-#include <linux/namei.h>
-#include <linux/path.h>
+#include <linux/kernfs.h>
+#include <linux/kobject.h>
 #include "iterkit_compat.h"
 
 BTF_KFUNCS_START(iterkit_kfunc_ids)
@@ -42,24 +42,29 @@ static const struct btf_kfunc_id_set iterkit_kfunc_set = {
 /*
  * The kernel accepts a module whose BTF it could not use and then makes
  * kfunc registration a silent no-op. A loaded iterkit without kfuncs helps
- * nobody, so check that the kernel really published our BTF.
+ * nobody, so check that the kernel really published our BTF: the node
+ * /sys/kernel/btf/iterkit, looked up in sysfs itself so that the loader's
+ * mount namespace or chroot does not matter.
  */
 static int iterkit_check_btf(void)
 {
-	struct path path;
-	int err;
+	struct kernfs_node *btf_dir, *ours = NULL;
 
 	if (!THIS_MODULE->btf_data_size) {
 		pr_err("module has no BTF (.BTF section); rebuild against kernel headers that ship vmlinux\n");
 		return -ENOENT;
 	}
-	err = kern_path("/sys/kernel/btf/" KBUILD_MODNAME, LOOKUP_FOLLOW, &path);
-	if (err) {
-		pr_err("kernel did not accept the module's BTF (no /sys/kernel/btf/%s: %d); rebuild against the running kernel's headers\n",
-		       KBUILD_MODNAME, err);
+	btf_dir = kernfs_find_and_get(kernel_kobj->sd, "btf");
+	if (btf_dir) {
+		ours = kernfs_find_and_get(btf_dir, KBUILD_MODNAME);
+		kernfs_put(btf_dir);
+	}
+	if (!ours) {
+		pr_err("kernel did not accept the module's BTF (no /sys/kernel/btf/%s); rebuild against the running kernel's headers\n",
+		       KBUILD_MODNAME);
 		return -ENOENT;
 	}
-	path_put(&path);
+	kernfs_put(ours);
 	return 0;
 }
 
