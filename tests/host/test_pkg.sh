@@ -55,7 +55,8 @@ had_old=
 dpkg -s "$old" >/dev/null 2>&1 && had_old=1
 if [ -z "$old" ]; then
 	tap_fail "bookworm's 6.1 headers package found (apt-cache depends linux-headers-amd64)"
-elif [ -n "$had_old" ] || apt_q install --no-install-recommends "$old"; then
+elif dpkg-query -W -f='${Package}\n' | sort > /tmp/iterkit-pkgs.before &&
+	{ [ -n "$had_old" ] || apt_q install --no-install-recommends "$old"; }; then
 	tap_ok "bookworm's 6.1 headers installed ($old)"
 else
 	tap_fail "bookworm's 6.1 headers installed ($old)"
@@ -112,6 +113,23 @@ if [ -n "$old" ]; then
 	tap_check "control: a plain BUILD_EXCLUSIVE design breaks the hook here (exit $naive)" test "$naive" -ne 0
 fi
 
+# -- headers without vmlinux (a supported version): refused with the
+#    headers to install, and the kernel hook still succeeds --
+fake=6.12.95-iterkit-novmlinux
+if [ ! -e /lib/modules/$fake ]; then
+	mkdir -p /lib/modules/$fake
+	cp -a "$(readlink -f /lib/modules/$kver/build)" /lib/modules/$fake/build
+	rm -f /lib/modules/$fake/build/vmlinux
+	out=$(dkms build "iterkit/$ver" -k $fake 2>&1)
+	rc=$?
+	tap_eq "dkms build for headers without vmlinux is refused (exit 77)" "$rc" 77
+	tap_contains "refusal names the headers to install" "$out" "lack vmlinux, so the module would get no BTF; install headers that ship vmlinux"
+	tap_check "no module built for headers without vmlinux" sh -c "! ls /var/lib/dkms/iterkit/$ver/$fake/*/module/iterkit.ko* 2>/dev/null"
+	/etc/kernel/header_postinst.d/dkms $fake > /tmp/iterkit-hook2.log 2>&1
+	tap_eq "dkms header hook for headers without vmlinux exits 0" "$?" 0
+	rm -rf /lib/modules/$fake /var/lib/dkms/iterkit/$ver/$fake
+fi
+
 # -- purge: nothing left for any kernel --
 if apt_q purge iterkit iterkit-dkms; then tap_ok "apt-get purge succeeds"; else tap_fail "apt-get purge succeeds"; fi
 tap_eq "dkms status empty after purge" "$(dkms status iterkit 2>/dev/null)" ""
@@ -120,7 +138,9 @@ tap_check "/usr/src/iterkit-$ver removed" test ! -e "/usr/src/iterkit-$ver"
 tap_check "/usr/sbin/iterkit removed" test ! -e /usr/sbin/iterkit
 
 if [ -n "$old" ] && [ -z "$had_old" ]; then
-	apt_q purge "$old" && apt_q autoremove --purge
+	# Exactly what the 6.1 headers brought in, nothing else.
+	new_pkgs=$(comm -13 /tmp/iterkit-pkgs.before <(dpkg-query -W -f='${Package}\n' | sort))
+	apt_q purge $new_pkgs
 fi
 
 # -- RPMs --
