@@ -207,6 +207,8 @@ static struct probe_result probe(struct __test_metadata *_metadata, int pid, uns
 	if (run_prog(skel->progs.probe)) {
 		TH_LOG("running probe failed");
 		r.ret = 1;	/* matches no expectation */
+		kit_task_walks_bpf__destroy(skel);
+		return r;
 	}
 	r.ret = skel->bss->probe_ret;
 	r.count = skel->bss->probe_count;
@@ -697,6 +699,8 @@ TEST_F_TIMEOUT(churn, walk_30s, 120)
 	churner = fork();
 	ASSERT_GE(churner, 0);
 	if (!churner) {
+		/* Never outlive the test, even when an ASSERT ends it early. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		close(fds[0]);
 		churn(fds[1]);
 	}
