@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "iterkit.h"
+#include "shared.h"
 
 bool kit_json;
 bool kit_verbose;
@@ -76,6 +77,19 @@ int kit_run_syscall_prog(int prog_fd, int *retval)
 	if (err)
 		return -errno;
 	*retval = (int)opts.retval;
+	return 0;
+}
+
+int kit_run_walk(struct bpf_program *prog, const char *iter)
+{
+	int err, retval = 0;
+
+	err = kit_run_syscall_prog(bpf_program__fd(prog), &retval);
+	if (err)
+		return kit_error("running the %s program failed: %s", iter, strerror(-err));
+	if (retval == KIT_ERR_NO_KFUNC)
+		return kit_error("the kernel has no bpf_iter_%s kfuncs (is the iterkit module loaded?)",
+				 iter);
 	return 0;
 }
 

@@ -37,6 +37,12 @@ int kit_require_module(void);
 /* Runs a SEC("syscall") program once; returns its return value or -errno. */
 int kit_run_syscall_prog(int prog_fd, int *retval);
 
+/* Runs a walk program of the loader (SEC("syscall"), returns 0 or
+ * KIT_ERR_NO_KFUNC); returns 0, or 1 after printing one line.
+ */
+struct bpf_program;
+int kit_run_walk(struct bpf_program *prog, const char *iter);
+
 /* Loads a skeleton's object; on failure prints one line naming what failed. */
 int kit_load_error(const char *what, int err);
 

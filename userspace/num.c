@@ -18,21 +18,17 @@ struct num_result {
 static int num_walk(int start, int end, struct num_result *res)
 {
 	struct kit_num_bpf *skel;
-	int err, retval;
+	int err;
 
 	skel = kit_num_bpf__open_and_load();
 	if (!skel)
 		return kit_load_error("kit_num", -errno);
 	skel->bss->start = start;
 	skel->bss->end = end;
-	err = kit_run_syscall_prog(bpf_program__fd(skel->progs.kit_num_walk), &retval);
+	err = kit_run_walk(skel->progs.kit_num_walk, "kit_num");
 	if (err) {
 		kit_num_bpf__destroy(skel);
-		return kit_error("running the kit_num program failed: %s", strerror(-err));
-	}
-	if (retval == KIT_ERR_NO_KFUNC) {
-		kit_num_bpf__destroy(skel);
-		return kit_error("the kernel has no bpf_iter_kit_num kfuncs (is the iterkit module loaded?)");
+		return err;
 	}
 	res->ret = skel->bss->ret;
 	res->count = skel->bss->count;

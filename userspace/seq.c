@@ -18,21 +18,17 @@ struct seq_result {
 static int seq_walk(long long value, int cnt, struct seq_result *res)
 {
 	struct testmod_seq_bpf *skel;
-	int err, retval;
+	int err;
 
 	skel = testmod_seq_bpf__open_and_load();
 	if (!skel)
 		return kit_load_error("testmod_seq", -errno);
 	skel->bss->value = value;
 	skel->bss->cnt = cnt;
-	err = kit_run_syscall_prog(bpf_program__fd(skel->progs.testmod_seq_walk), &retval);
+	err = kit_run_walk(skel->progs.testmod_seq_walk, "testmod_seq");
 	if (err) {
 		testmod_seq_bpf__destroy(skel);
-		return kit_error("running the testmod_seq program failed: %s", strerror(-err));
-	}
-	if (retval == KIT_ERR_NO_KFUNC) {
-		testmod_seq_bpf__destroy(skel);
-		return kit_error("the kernel has no bpf_iter_testmod_seq kfuncs (is the iterkit module loaded?)");
+		return err;
 	}
 	res->ret = skel->bss->ret;
 	res->count = skel->bss->count;
