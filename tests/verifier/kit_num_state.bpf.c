@@ -37,9 +37,7 @@ int create_and_forget_to_destroy(void *ctx)
 
 SEC("?raw_tp")
 __kit_failure
-__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_kit_num as arg #1")
-__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_kit_num as arg #0")
-__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_kit_num as R1")
+__kit_msg_iter_uninit_arg1("kit_num")
 int destroy_without_creating(void *ctx)
 {
 	struct bpf_iter_kit_num it;
@@ -50,9 +48,7 @@ int destroy_without_creating(void *ctx)
 
 SEC("?raw_tp")
 __kit_failure
-__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_kit_num as arg #1")
-__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_kit_num as arg #0")
-__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_kit_num as R1")
+__kit_msg_iter_uninit_arg1("kit_num")
 int next_without_creating(void *ctx)
 {
 	struct bpf_iter_kit_num it;
@@ -64,9 +60,7 @@ int next_without_creating(void *ctx)
 SEC("?raw_tp")
 __kit_failure
 __kit_msg("call bpf_iter_kit_num_destroy")
-__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_kit_num as arg #1")
-__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_kit_num as arg #0")
-__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_kit_num as R1")
+__kit_msg_iter_uninit_arg1("kit_num")
 int double_destroy(void *ctx)
 {
 	struct bpf_iter_kit_num it;
@@ -79,9 +73,7 @@ int double_destroy(void *ctx)
 
 SEC("?raw_tp")
 __kit_failure
-__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_kit_num as arg #1")
-__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_kit_num as arg #0")
-__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_kit_num as R1")
+__kit_msg_iter_uninit_arg1("kit_num")
 int next_after_destroy(void *ctx)
 {
 	struct bpf_iter_kit_num it;
@@ -110,9 +102,7 @@ int double_create(void *ctx)
 /* Overwriting the state with a plain store kills the iterator. */
 SEC("?raw_tp")
 __kit_failure
-__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_kit_num as arg #1")
-__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_kit_num as arg #0")
-__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_kit_num as R1")
+__kit_msg_iter_uninit_arg1("kit_num")
 int direct_write_over_slot(void *ctx)
 {
 	struct bpf_iter_kit_num it;
@@ -139,9 +129,7 @@ int direct_write_and_skip_destroy(void *ctx)
 /* A helper writing into the slot is a direct write too. */
 SEC("?raw_tp")
 __kit_failure
-__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_kit_num as arg #1")
-__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_kit_num as arg #0")
-__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_kit_num as R1")
+__kit_msg_iter_uninit_arg1("kit_num")
 int helper_write_over_slot(void *ctx)
 {
 	struct bpf_iter_kit_num it;
@@ -202,9 +190,7 @@ int wrong_sized_read(void *ctx)
 /* A kit_num iterator is not a testmod_seq iterator. */
 SEC("?raw_tp")
 __kit_failure
-__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_testmod_seq as arg #1")
-__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_testmod_seq as arg #0")
-__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_testmod_seq as R1")
+__kit_msg_iter_uninit_arg1("testmod_seq")
 int kit_num_to_testmod_seq_kfunc(void *ctx)
 {
 	struct bpf_iter_kit_num it;

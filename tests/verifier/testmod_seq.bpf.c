@@ -90,9 +90,7 @@ int testmod_seq_negative_count(void *ctx)
 /* A testmod_seq iterator is not a kit_num iterator. */
 SEC("?raw_tp")
 __kit_failure
-__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_kit_num as arg #1")
-__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_kit_num as arg #0")
-__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_kit_num as R1")
+__kit_msg_iter_uninit_arg1("kit_num")
 int testmod_seq_to_kit_num_kfunc(void *ctx)
 {
 	struct bpf_iter_testmod_seq it;

@@ -31,9 +31,7 @@ int testmod_seq_getter_good(void *ctx)
 SEC("?raw_tp")
 __kit_kver(KIT_KVER_ITER_ARG, "")
 __kit_failure
-__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_testmod_seq as arg #2")
-__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_testmod_seq as arg #1")
-__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_testmod_seq as R2")
+__kit_msg_iter_uninit_arg2("testmod_seq")
 int testmod_seq_getter_before_new(void *ctx)
 {
 	struct bpf_iter_testmod_seq it;
@@ -44,9 +42,7 @@ int testmod_seq_getter_before_new(void *ctx)
 SEC("?raw_tp")
 __kit_kver(KIT_KVER_ITER_ARG, "")
 __kit_failure
-__kit_msg_kver("", KIT_KVER_ARG0, "expected an initialized iter_testmod_seq as arg #2")
-__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES, "expected an initialized iter_testmod_seq as arg #1")
-__kit_msg_kver(KIT_KVER_REG_NAMES, "", "expected an initialized iter_testmod_seq as R2")
+__kit_msg_iter_uninit_arg2("testmod_seq")
 int testmod_seq_getter_after_destroy(void *ctx)
 {
 	struct bpf_iter_testmod_seq it;

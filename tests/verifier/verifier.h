@@ -51,4 +51,23 @@
 #define KIT_KVER_NO_LIVENESS	"6.18"		/* "fp-16_w=" became "fp-16=" */
 #define KIT_KVER_REG_NAMES	"7.0"		/* "as arg #0" became "as R1"; "ref_id" became "id" */
 
+/*
+ * "expected an initialized iter_<type> as <arg>" for an iterator passed as
+ * a kfunc's first (or second) argument, in each kernel's wording.
+ */
+#define __kit_msg_iter_uninit_arg1(type)					\
+	__kit_msg_kver("", KIT_KVER_ARG0,					\
+		       "expected an initialized iter_" type " as arg #1")	\
+	__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES,			\
+		       "expected an initialized iter_" type " as arg #0")	\
+	__kit_msg_kver(KIT_KVER_REG_NAMES, "",					\
+		       "expected an initialized iter_" type " as R1")
+#define __kit_msg_iter_uninit_arg2(type)					\
+	__kit_msg_kver("", KIT_KVER_ARG0,					\
+		       "expected an initialized iter_" type " as arg #2")	\
+	__kit_msg_kver(KIT_KVER_ARG0, KIT_KVER_REG_NAMES,			\
+		       "expected an initialized iter_" type " as arg #1")	\
+	__kit_msg_kver(KIT_KVER_REG_NAMES, "",					\
+		       "expected an initialized iter_" type " as R2")
+
 #endif /* __ITERKIT_VERIFIER_H */
