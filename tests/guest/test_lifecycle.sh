@@ -93,22 +93,19 @@ tap_eq "kernel log clean after the cycles" "$log" ""
 # -- broken BTF is refused at init, with a clear line --
 wait_unused
 rmmod iterkit
-dmesg -c > /dev/null
-if insmod tests/iterkit-nobtf.ko 2>/dev/null; then
-	tap_fail "module without .BTF refused"
-	rmmod iterkit
-else
-	tap_ok "module without .BTF refused"
-fi
-tap_contains "no-BTF refusal names the cause" "$(dmesg)" "iterkit: module has no BTF (.BTF section)"
-dmesg -c > /dev/null
-if insmod tests/iterkit-badbtf.ko 2>/dev/null; then
-	tap_fail "module with unusable BTF refused"
-	rmmod iterkit
-else
-	tap_ok "module with unusable BTF refused"
-fi
-tap_contains "unusable-BTF refusal names the cause" "$(dmesg)" "kernel did not accept the module's BTF"
+# expect_refused WHAT KO LOGLINE: insmod KO fails and the kernel log says LOGLINE.
+expect_refused() {
+	dmesg -c > /dev/null
+	if insmod "$2" 2>/dev/null; then
+		tap_fail "module $1 refused"
+		rmmod iterkit
+	else
+		tap_ok "module $1 refused"
+	fi
+	tap_contains "refusal of a module $1 names the cause" "$(dmesg)" "$3"
+}
+expect_refused "without .BTF" tests/iterkit-nobtf.ko "iterkit: module has no BTF (.BTF section)"
+expect_refused "with unusable BTF" tests/iterkit-badbtf.ko "kernel did not accept the module's BTF"
 tap_check "nothing left loaded after the refusals" sh -c '! grep -q "^iterkit " /proc/modules'
 
 insmod iterkit.ko
