@@ -15,7 +15,11 @@ VERSION := $(shell cat VERSION)
 # vmlinux.h comes from the target kernel's BTF; the running kernel's as a fallback.
 VMLINUX_BTF ?= $(firstword $(wildcard $(KDIR)/vmlinux) /sys/kernel/btf/vmlinux)
 
+# Kernels from 6.19 are built with -fms-extensions, and their vmlinux.h embeds
+# structs as anonymous members ("struct slock_owned;"): without the flag
+# clang drops those members, and with -Werror it stops.
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-fms-extensions -Wno-microsoft-anon-tag \
 	-I$(BUILD) -Ibpf -I/usr/include/$(shell gcc -dumpmachine)
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace \
 	-DITERKIT_VERSION='"$(VERSION)"'

@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Debian build roots that iterkit creates and caches for itself, so that newer
+# toolchains and kernels (trixie, trixie-backports, sid, experimental) never
+# enter the host's apt sources: that would move the host's libc and libelf.
+#
+#   scripts/buildroot.sh create  ROOT          create it unless cached (mmdebstrap)
+#   scripts/buildroot.sh update  ROOT          apt-get update + upgrade inside
+#   scripts/buildroot.sh install ROOT [-t REL] PKG...   install what is missing
+#   scripts/buildroot.sh run     ROOT [--no-sys] [--overlay DIR] -- CMD...
+#   scripts/buildroot.sh path    ROOT          print where it lives
+#   scripts/buildroot.sh list                  the roots this script knows
+#
+# ROOT is one of the names below. `run` enters it in a private mount
+# namespace (nothing stays mounted afterwards) with /proc, /dev, /sys (unless
+# --no-sys), the project tree and iterkit's cache at the same paths as on the
+# host; the current directory is kept when it is inside them. --overlay DIR
+# runs in a throw-away copy: writes go to DIR, the cached root stays as it
+# was (package tests install and purge there).
+# Roots live in $ITERKIT_CACHE/roots (default /var/cache/iterkit/roots).
+set -euo pipefail
+
+CACHE=${ITERKIT_CACHE:-/var/cache/iterkit}
+ROOTS=$CACHE/roots
+top=$(cd "$(dirname "$0")/.." && pwd)
+MIRROR=${ITERKIT_MIRROR:-http://deb.debian.org/debian}
+SECURITY=${ITERKIT_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
+
+die() { echo "buildroot: $*" >&2; exit 1; }
+log() { echo "buildroot: $*" >&2; }
+
+# The apt sources of each root. sid's and experimental's Release files carry
+# a Valid-Until that a frozen mirror outlives, so expiry is not checked.
+sources() {
+	case $1 in
+	trixie)
+		echo "deb $MIRROR trixie main"
+		echo "deb $MIRROR trixie-updates main"
+		echo "deb $SECURITY trixie-security main"
+		echo "deb $MIRROR trixie-backports main"
+		;;
+	sid)
+		echo "deb $MIRROR sid main"
+		echo "deb $MIRROR experimental main"
+		;;
+	*) die "unknown root '$1' (known: trixie sid)" ;;
+	esac
+}
+
+suite() {
+	case $1 in
+	trixie) echo trixie ;;
+	sid) echo sid ;;
+	esac
+}
+
+path() { echo "$ROOTS/$1"; }
+
+apt_opts=(-o Acquire::Check-Valid-Until=false -o DPkg::Lock::Timeout=600 -o APT::Keep-Downloaded-Packages=true)
+
+# Runs a command inside ROOT. Mounts are made in a new mount namespace and
+# vanish with it.
+enter() {
+	local name=$1 sys=1 overlay=
+	shift
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--no-sys) sys=; shift ;;
+		--overlay) overlay=$2; shift 2 ;;
+		--) shift; break ;;
+		*) break ;;
+		esac
+	done
+	[ $# -gt 0 ] || die "run: no command"
+	local dir
+	dir=$(path "$name")
+	[ -f "$dir/.iterkit-root" ] || die "root '$name' does not exist: scripts/buildroot.sh create $name"
+	mkdir -p "$CACHE"
+	ITERKIT_BR_DIR=$dir ITERKIT_BR_SYS=$sys ITERKIT_BR_OVERLAY=$overlay \
+	ITERKIT_BR_TOP=$top ITERKIT_BR_CACHE=$CACHE ITERKIT_BR_PWD=$PWD \
+		unshare --mount --propagation private -- bash -c '
+		set -e
+		dir=$ITERKIT_BR_DIR
+		if [ -n "$ITERKIT_BR_OVERLAY" ]; then
+			mkdir -p "$ITERKIT_BR_OVERLAY"/{upper,work,merged}
+			mount -t overlay overlay -o "lowerdir=$dir,upperdir=$ITERKIT_BR_OVERLAY/upper,workdir=$ITERKIT_BR_OVERLAY/work" \
+				"$ITERKIT_BR_OVERLAY/merged"
+			dir=$ITERKIT_BR_OVERLAY/merged
+		fi
+		mount -t proc proc "$dir/proc"
+		mount --rbind /dev "$dir/dev"
+		if [ -n "$ITERKIT_BR_SYS" ]; then mount --rbind /sys "$dir/sys"; fi
+		mount -t tmpfs tmpfs "$dir/tmp"
+		for d in "$ITERKIT_BR_TOP" "$ITERKIT_BR_CACHE"; do
+			mkdir -p "$dir$d"
+			mount --bind "$d" "$dir$d"
+		done
+		cp -L /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
+		exec chroot "$dir" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LANG=C.UTF-8 TERM="${TERM:-dumb}" ITERKIT_CACHE="$ITERKIT_BR_CACHE" \
+			ITERKIT_ROOT="$(basename "$ITERKIT_BR_DIR")" \
+			/bin/sh -c '"'"'cd "$0" 2>/dev/null || cd /; exec "$@"'"'"' "$ITERKIT_BR_PWD" "$@"
+	' buildroot "$@"
+}
+
+create() {
+	local name=$1 dir
+	dir=$(path "$name")
+	sources "$name" > /dev/null
+	[ -f "$dir/.iterkit-root" ] && return 0
+	command -v mmdebstrap > /dev/null || {
+		log "installing mmdebstrap on the host (bookworm)"
+		DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y -qq --no-install-recommends mmdebstrap > /dev/null
+	}
+	mkdir -p "$ROOTS"
+	rm -rf "$dir" "$dir.new"
+	log "creating the $name root in $dir"
+	local srcs=()
+	mapfile -t srcs < <(sources "$name")
+	mmdebstrap --quiet --variant=apt --include=ca-certificates \
+		--aptopt='Acquire::Check-Valid-Until "false"' \
+		--aptopt='APT::Install-Recommends "false"' \
+		--aptopt='APT::Keep-Downloaded-Packages "true"' \
+		--dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
+		--dpkgopt='path-include=/usr/share/doc/*/copyright' \
+		--essential-hook='echo "Binary::apt::APT::Keep-Downloaded-Packages \"true\";" > "$1/etc/apt/apt.conf.d/01keep"' \
+		"$(suite "$name")" "$dir.new" "${srcs[@]}"
+	echo "$name" > "$dir.new/.iterkit-root"
+	mv "$dir.new" "$dir"
+}
+
+updated_marker() { echo "$(path "$1")/var/lib/apt/.iterkit-updated"; }
+
+update() {
+	local name=$1
+	create "$name"
+	enter "$name" -- apt-get "${apt_opts[@]}" update -qq
+	enter "$name" -- env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" -y -qq upgrade > /dev/null
+	touch "$(updated_marker "$name")"
+}
+
+# Packages (NAME or NAME>=VERSION) not yet installed in the root.
+missing() {
+	local name=$1
+	shift
+	enter "$name" -- bash -c '
+		for p in "$@"; do
+			n=${p%%>=*}; min=${p#"$n"}; min=${min#>=}
+			v=$(dpkg-query -W -f="\${Status} \${Version}\n" "$n" 2>/dev/null | sed -n "s/^install ok installed //p")
+			if [ -z "$v" ] || { [ -n "$min" ] && dpkg --compare-versions "$v" lt "$min"; }; then echo "$n"; fi
+		done' _ "$@"
+}
+
+install() {
+	local name=$1 rel=()
+	shift
+	if [ "${1:-}" = -t ]; then rel=(-t "$2"); shift 2; fi
+	create "$name"
+	local need
+	need=$(missing "$name" "$@")
+	[ -z "$need" ] && return 0
+	# The package lists are refreshed at most once a day.
+	local m
+	m=$(updated_marker "$name")
+	if [ ! -f "$m" ] || [ -n "$(find "$m" -mmin +1440)" ]; then
+		enter "$name" -- apt-get "${apt_opts[@]}" update -qq
+		touch "$m"
+	fi
+	log "$name: installing" $need
+	# shellcheck disable=SC2086
+	enter "$name" -- env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y -qq \
+		--no-install-recommends "${rel[@]}" $need > /dev/null
+}
+
+cmd=${1:-}
+[ -n "$cmd" ] || { sed -n '3,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+shift
+[ "$(id -u)" = 0 ] || die "must run as root (chroot, mounts)"
+case $cmd in
+create) create "${1:?root}" ;;
+update) update "${1:?root}" ;;
+install) install "$@" ;;
+run) name=${1:?root}; shift; enter "$name" "$@" ;;
+path) path "${1:?root}" ;;
+list) echo trixie sid ;;
+*) die "unknown command '$cmd'" ;;
+esac
