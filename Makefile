@@ -40,7 +40,7 @@ VERIFIER_OBJS := $(patsubst tests/verifier/%.bpf.c,$(BUILD)/tests/verifier/%.bpf
 VERIFIER_RUNNER := $(if $(wildcard tests/verifier/runner.c),$(BUILD)/tests/verifier-runner)
 KSFT_DIR ?= /var/cache/iterkit/linux-src/tools/testing/selftests
 
-.PHONY: all module loader tests clean demo check deps deb rpm
+.PHONY: all module loader tests test-bins clean demo check check-debug deps deb rpm
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -65,9 +65,25 @@ $(BUILD)/tests/progs/%.bpf.o: tests/progs/%.bpf.c bpf/iterkit.bpf.h $(wildcard t
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -Itests/progs -c $< -o $@
 
-$(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wildcard tests/verifier/*.h) $(BUILD)/vmlinux.h
+# The documentation's example programs, compiled as written: each block
+# marked "<!-- test: NAME -->" becomes $(BUILD)/examples/NAME.c, which a
+# tests/verifier file includes; <iterkit/iterkit.bpf.h> resolves as installed.
+EXAMPLE_DOCS := README.md docs/walker-task.md docs/walker-cgroup.md
+EXAMPLES := $(patsubst %,$(BUILD)/examples/%.c,readme_example readme_direct readme_walkers \
+	walker_task walker_cgroup)
+
+$(BUILD)/examples/%.c: $(EXAMPLE_DOCS) tests/verifier/example.sh
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -Itests/verifier -c $< -o $@
+	sh tests/verifier/example.sh $* $(EXAMPLE_DOCS) > $@
+
+$(BUILD)/include/iterkit/iterkit.bpf.h: bpf/iterkit.bpf.h
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wildcard tests/verifier/*.h) \
+		$(BUILD)/vmlinux.h $(EXAMPLES) $(BUILD)/include/iterkit/iterkit.bpf.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -Itests/verifier -I$(BUILD)/include -c $< -o $@
 
 %.skel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(notdir $*)_bpf > $@
@@ -75,26 +91,33 @@ $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wild
 iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
 	$(CC) $(USER_CFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(USER_LIBS)
 
-tests: all $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER) \
-	$(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko
+tests: all test-bins $(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko
+
+# The test programs alone, without the module and the loader (check-debug
+# builds them with BUILD=build/debug against the debug kernel).
+test-bins: $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER)
 
 # Broken copies of the module for the life-cycle test: no BTF at all, and
 # BTF the kernel cannot parse. Both must be refused by iterkit's init.
-$(BUILD)/tests/iterkit-nobtf.ko: module
-	@mkdir -p $(@D)
-	objcopy --remove-section=.BTF module/iterkit.ko $@
+# MODULE_KO: the module they are made from (check-debug passes its own).
+MODULE_KO ?= module/iterkit.ko
+MODULE_KO_DEP := $(if $(filter module/iterkit.ko,$(MODULE_KO)),module,$(MODULE_KO))
 
-$(BUILD)/tests/iterkit-badbtf.ko: module
+$(BUILD)/tests/iterkit-nobtf.ko: $(MODULE_KO_DEP)
 	@mkdir -p $(@D)
-	objcopy --dump-section .BTF=$@.btf module/iterkit.ko
+	objcopy --remove-section=.BTF $(MODULE_KO) $@
+
+$(BUILD)/tests/iterkit-badbtf.ko: $(MODULE_KO_DEP)
+	@mkdir -p $(@D)
+	objcopy --dump-section .BTF=$@.btf $(MODULE_KO)
 	head -c 64 $@.btf > $@.btf.cut
-	objcopy --update-section .BTF=$@.btf.cut module/iterkit.ko $@
+	objcopy --update-section .BTF=$@.btf.cut $(MODULE_KO) $@
 	rm -f $@.btf $@.btf.cut
 
-$(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*.h)
+$(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*.h tests/progs/*.h)
 	@test -f $(KSFT_DIR)/kselftest_harness.h || \
 		{ echo "no kselftest_harness.h: run scripts/install-deps.sh test"; exit 1; }
-	$(CC) $(USER_CFLAGS) -Wno-sign-compare -Wno-clobbered -I$(BUILD)/tests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS)
+	$(CC) $(USER_CFLAGS) -Wno-sign-compare -Wno-clobbered -I$(BUILD)/tests/progs -Itests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS) -lpthread
 
 # Programs the tests drive (not suites themselves): tests/helpers/<h>.c.
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS)
@@ -104,7 +127,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS)
 # Objects with deliberately wrong expectations: the runner's own test.
 VERIFIER_SELFTEST_OBJS := $(patsubst tests/verifier-selftest/%.bpf.c,\
 	$(BUILD)/tests/verifier-selftest/%.bpf.o,$(wildcard tests/verifier-selftest/*.bpf.c))
-tests: $(VERIFIER_SELFTEST_OBJS)
+test-bins: $(VERIFIER_SELFTEST_OBJS)
 
 $(BUILD)/tests/verifier-selftest/%.bpf.o: tests/verifier-selftest/%.bpf.c bpf/iterkit.bpf.h \
 		tests/verifier/verifier.h $(BUILD)/vmlinux.h
@@ -142,6 +165,13 @@ check:
 	scripts/install-deps.sh
 	$(MAKE) tests
 	tests/run-all.sh
+
+# The guest suites at full strength in a debug kernel (KASAN, lockdep,
+# PROVE_RCU, UBSAN, kmemleak, ...), built once and cached; see
+# tests/check-debug.sh.
+check-debug:
+	scripts/install-deps.sh build vm test debug
+	tests/check-debug.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

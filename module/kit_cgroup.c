@@ -12,16 +12,21 @@
  * kernel's bpf_iter_css yields from the same start.
  *
  * The kfuncs are KF_RCU_PROTECTED, so the verifier keeps the whole walk
- * (new() to destroy()) inside one RCU read-side section, which may be
- * non-sleepable: nothing here sleeps. The start cgroup is pinned by a
- * reference from new() to destroy(); every other cgroup handed out is
- * only RCU-protected, which is all a read-only walk needs.
+ * (new() to destroy()) inside one RCU read-side section. That section keeps
+ * every cgroup the walk reaches from being freed, the start included, so
+ * no reference is held: a removed cgroup is freed only after an RCU grace
+ * period. Nothing here sleeps, and outside preemptible context nothing
+ * takes a lock or drops a reference either, so the kfuncs are safe in
+ * every program type: interrupts, NMIs, and programs attached to code that
+ * holds cgroup, kernfs or workqueue locks.
  */
 #include <linux/bpf.h>
 #include <linux/build_bug.h>
 #include <linux/cgroup.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/nsproxy.h>
+#include <linux/preempt.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
 #include "iterkit_compat.h"
@@ -50,7 +55,7 @@ struct bpf_iter_kit_cgroup {
 } __aligned(8);
 
 struct kit_cgroup_state {
-	struct cgroup_subsys_state *start;	/* pinned; NULL: empty iterator */
+	struct cgroup_subsys_state *start;	/* NULL: empty iterator */
 	struct cgroup_subsys_state *pos;	/* last one handed out, or NULL */
 	u32 order;
 	u32 steps_left;				/* next() calls that may still yield */
@@ -115,6 +120,62 @@ kit_cgroup_next_post(struct cgroup_subsys_state *pos,
 	return pos->parent;
 }
 
+/* The root of the caller's cgroup namespace: where ids are looked up. */
+static struct cgroup *kit_cgroup_ns_root(void)
+{
+	struct nsproxy *ns = READ_ONCE(current->nsproxy);
+
+	/* An exiting task has none; like cgroup_get_from_id(), use the root. */
+	return ns ? ns->cgroup_ns->root_cset->dfl_cgrp : &cgrp_dfl_root.cgrp;
+}
+
+/*
+ * The live cgroup with id @id at or below @root, or NULL, found by a
+ * pre-order walk under RCU: no lock, no reference count, no allocation,
+ * so it may run in any context. It costs one step per cgroup before @id
+ * in pre-order. A removed cgroup (no longer CSS_ONLINE) is not found.
+ */
+static struct cgroup *kit_cgroup_find(struct cgroup *root, u64 id)
+{
+	struct cgroup_subsys_state *pos = NULL;
+	u32 steps;
+
+	for (steps = 0; steps < KIT_CGROUP_MAX_STEPS; steps++) {
+		pos = css_next_descendant_pre(pos, &root->self);
+		if (!pos)
+			break;
+		if (cgroup_id(pos->cgroup) == id)
+			return READ_ONCE(pos->flags) & CSS_ONLINE ? pos->cgroup : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * Looks @id up in the caller's cgroup namespace. In preemptible context
+ * (no spinlock held, interrupts on, not in an interrupt) the kernel's id
+ * table is used: cgroup_get_from_id() may then drop the last reference to
+ * a kernfs node or cgroup that is being removed, which takes a spinlock,
+ * calls call_rcu() or queues work, all safe there. Anywhere else (hard or
+ * soft interrupt, NMI, a program attached inside a locked section) those
+ * could deadlock, so walk the hierarchy instead.
+ *
+ * Either way the caller's RCU read-side section keeps the result alive,
+ * so no reference is kept.
+ */
+static struct cgroup *kit_cgroup_lookup(u64 id)
+{
+	struct cgroup *cgrp;
+
+	if (!preemptible())
+		return kit_cgroup_find(kit_cgroup_ns_root(), id);
+
+	cgrp = cgroup_get_from_id(id);
+	if (IS_ERR(cgrp))
+		return NULL;
+	cgroup_put(cgrp);
+	return cgrp;
+}
+
 static void kit_cgroup_empty(struct kit_cgroup_state *s)
 {
 	s->start = NULL;
@@ -129,7 +190,7 @@ __bpf_kfunc_start_defs();
  * Starts a walk from the cgroup v2 cgroup whose id is @cgroup_id (0: the
  * root). Returns -EINVAL for an unknown order and -ENOENT when no such
  * cgroup is visible from the current cgroup namespace; either leaves an
- * empty iterator that holds nothing.
+ * empty iterator. No iterator holds a reference.
  */
 __bpf_kfunc int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it,
 					u64 cgroup_id, unsigned int order)
@@ -149,15 +210,15 @@ __bpf_kfunc int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it,
 
 	if (!cgroup_id) {
 		start = &cgrp_dfl_root.cgrp;
-		cgroup_get(start);
 	} else {
 		/*
-		 * Does not sleep: an RCU lookup in the kernfs id table and
-		 * atomic reference counts (a last kernfs_put() frees via
-		 * call_rcu()). bpf_cgroup_from_id() relies on the same.
+		 * The caller is already in an RCU section (KF_RCU_PROTECTED);
+		 * the nested lock only makes the lookup self-contained.
 		 */
-		start = cgroup_get_from_id(cgroup_id);
-		if (IS_ERR(start))
+		rcu_read_lock();
+		start = kit_cgroup_lookup(cgroup_id);
+		rcu_read_unlock();
+		if (!start)
 			return -ENOENT;
 	}
 
@@ -207,11 +268,7 @@ __bpf_kfunc struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *
 
 __bpf_kfunc void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it)
 {
-	struct kit_cgroup_state *s = (void *)it;
-
-	if (s->start)
-		cgroup_put(s->start->cgroup);
-	kit_cgroup_empty(s);
+	kit_cgroup_empty((struct kit_cgroup_state *)it);
 }
 
 __bpf_kfunc_end_defs();

@@ -14,6 +14,7 @@
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/rculist.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/threads.h>
@@ -109,6 +110,7 @@ __bpf_kfunc struct task_struct *bpf_iter_kit_task_next(struct bpf_iter_kit_task 
 
 	if (!cur)
 		return NULL;
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "kit_task walk outside RCU");
 	if (s->steps >= KIT_TASK_MAX_STEPS) {
 		s->pos = NULL;
 		return NULL;

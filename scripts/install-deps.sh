@@ -1,7 +1,8 @@
 #!/bin/bash
 # Installs what iterkit needs on Debian 12 (bookworm), from bookworm and
 # bookworm-backports only. Idempotent: installs only what is missing.
-#   scripts/install-deps.sh [build] [vm] [test] [pkg]   (default: all)
+#   scripts/install-deps.sh [build] [vm] [test] [pkg] [debug]
+#   (default: build vm test pkg; debug: what the debug kernel build needs)
 set -euo pipefail
 
 CACHE=${ITERKIT_CACHE:-/var/cache/iterkit}
@@ -105,6 +106,13 @@ if [[ " $want " == *" test "* ]]; then
 			'*/scripts/const_structs.checkpatch'
 		as_root touch "$src/.done"
 	fi
+fi
+
+# The debug kernel of `make check-debug` (scripts/debug-kernel.sh) is built
+# from linux-source-6.12 with bookworm's gcc and pahole.
+if [[ " $want " == *" debug "* ]]; then
+	install -t bookworm-backports linux-source-6.12
+	install bc bison flex libssl-dev libelf-dev pahole cpio
 fi
 
 if [[ " $want " == *" pkg "* ]]; then

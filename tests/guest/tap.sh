@@ -37,3 +37,13 @@ tap_contains() {
 }
 
 tap_done() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }
+
+# Kernel reports: lines that start one of the kernel's splats (WARN, BUG but
+# not DEBUG, Oops, KASAN, UBSAN, lockdep, RCU stalls, list corruption,
+# refcount, debug objects, lockups, kmemleak). kmsg_mark NAME writes a marker
+# to the kernel log; kernel_reports NAME prints the reports logged after it.
+KMSG_REPORTS='WARNING:|(^|[^[:alnum:]])BUG[: ]|Oops|general protection|Kernel panic|KASAN|UBSAN:|refcount_t:|list_(add|del) corruption|ODEBUG:|INFO: rcu|rcu: INFO:|detected stall|soft lockup|blocked for more than|suspicious RCU usage|possible recursive locking|possible circular locking|inconsistent lock state|kmemleak:'
+kmsg_mark() { echo "iterkit mark $1" > /dev/kmsg; }
+kernel_reports() {
+	dmesg | sed -n "/iterkit mark $1\$/,\$p" | grep -E "$KMSG_REPORTS"
+}

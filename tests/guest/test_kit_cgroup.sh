@@ -8,10 +8,19 @@ CG=/sys/fs/cgroup
 T=$CG/kit_cgroup_gt
 TMP=/tmp/kit_cgroup_gt.$$
 
+# Kills every process in the test tree (cgroup.kill), waits until the
+# tree is empty, removes it; fails when anything is left behind.
 cleanup() {
-	[ -n "$SLEEPER" ] && kill "$SLEEPER" 2>/dev/null
+	[ -d "$T" ] || return 0
+	echo 1 > "$T/cgroup.kill" 2>/dev/null
+	i=0
+	while grep -q 'populated 1' "$T/cgroup.events" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	for d in $(find "$T" -depth -type d 2>/dev/null); do rmdir "$d"; done
 	rm -f "$TMP".*
+	[ ! -d "$T" ]
 }
 trap cleanup EXIT
 
@@ -23,12 +32,9 @@ mkdir -p "$T/c1/c2/c0/c1"
 
 # Two processes in c2/c1 (counted in the kernel with css_task).
 sleep 1000 &
-SLEEPER=$!
-echo "$SLEEPER" > "$T/c2/c1/cgroup.procs"
+echo $! > "$T/c2/c1/cgroup.procs"
 sh -c 'sleep 1000' &
-S2=$!
-echo "$S2" > "$T/c2/c1/cgroup.procs"
-SLEEPER="$SLEEPER $S2"
+echo $! > "$T/c2/c1/cgroup.procs"
 
 # "id path" lines of a cgroups --json run, in walk order.
 walk() {
@@ -67,12 +73,15 @@ check_order() {
 	fi
 }
 
-# Parents before children (pre) or after them (post), in the JSON itself.
+# Parents before children (pre) or after them (post), in the JSON itself,
+# over every directory below root (an empty walk is no proof of order).
 check_shape() {
 	root=$1 order=$2 name=$3
-	bad=$(iterkit cgroups --json --root "$root" --order "$order" |
-		sed -n 's/^{"id":\([0-9]*\),"level":[0-9]*,"parent":\([0-9]*\),.*/\1 \2/p' |
-		awk -v order="$order" '
+	iterkit cgroups --json --root "$root" --order "$order" |
+		sed -n 's/^{"id":\([0-9]*\),"level":[0-9]*,"parent":\([0-9]*\),.*/\1 \2/p' > "$TMP.pairs"
+	tap_eq "$name: $order walk has every directory" "$(wc -l < "$TMP.pairs")" \
+		"$(find "$root" -type d | wc -l)"
+	bad=$(awk -v order="$order" '
 			{ id[NR] = $1; par[NR] = $2; pos[$1] = NR }
 			END {
 				for (i = 1; i <= NR; i++) {
@@ -82,7 +91,7 @@ check_shape() {
 				}
 				if (order == "pre" && NR && par[1] in pos) print "first"
 				if (order == "post" && NR && par[NR] in pos) print "last"
-			}')
+			}' "$TMP.pairs")
 	tap_eq "$name: $order puts parents $( [ "$order" = pre ] && echo before || echo after) children" "$bad" ""
 }
 
@@ -145,4 +154,6 @@ check_error "stray argument: exit 2" 2 "unexpected argument" iterkit cgroups ext
 out=$(iterkit demo 2>&1 | grep kit_cgroup)
 tap_contains "demo verdict" "$out" "PASS kit_cgroup"
 
+# Nothing may leak into later suites: no process, no cgroup.
+tap_check "test tree and its processes removed" cleanup
 tap_done

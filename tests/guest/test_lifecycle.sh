@@ -8,8 +8,10 @@
 cd /iterkit || exit 1
 H=/iterkit/tests/helpers
 
+# Reports since this suite started, and kfunc registrations that failed.
 bad_log() {
-	dmesg | grep -E 'WARNING|BUG|Oops|rcu_.*stall|Call Trace|refcount_t|missing module BTF|general protection' 
+	kernel_reports test_lifecycle
+	dmesg | sed -n '/iterkit mark test_lifecycle$/,$p' | grep 'missing module BTF'
 }
 
 loaded() { grep -q '^iterkit ' /proc/modules; }
@@ -24,7 +26,7 @@ wait_unused() {
 	done
 }
 
-dmesg -c > /dev/null
+kmsg_mark test_lifecycle
 
 # -- after insmod (run-all.sh loaded it) --
 tap_check "module listed in /proc/modules" loaded
@@ -74,21 +76,116 @@ tap_check "rmmod works once the program is closed" rmmod iterkit
 tap_check "module gone after rmmod" sh -c '! grep -q "^iterkit " /proc/modules'
 tap_check "/sys/kernel/btf/iterkit gone after rmmod" test ! -e /sys/kernel/btf/iterkit
 
-# -- 50 load/unload cycles --
-fails=0
+# -- LIFECYCLE_CYCLES (50; check-debug: 200) cycles: insmod, programs using
+#    the kfuncs running (one in a test-run loop, one on every system call),
+#    rmmod refused, programs stopped, rmmod succeeds. Every fourth cycle
+#    starts rmmod at once, racing the programs' load: either rmmod wins and
+#    the programs cannot load, or the load wins and rmmod is refused. --
+cycles=${LIFECYCLE_CYCLES:-50}
+leaks_before=
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	# Forget what was suspect before the cycles.
+	echo scan > /sys/kernel/debug/kmemleak
+	echo clear > /sys/kernel/debug/kmemleak
+	leaks_before=1
+fi
+rm -f "$fifo"
+mkfifo "$fifo"
+f_insmod=0 f_btf=0 f_start=0 f_held=0 f_refused=0 f_stop=0 f_rmmod=0 f_gone=0 f_race=0
+refusals=0 runs=0 races_unloaded=0 races_held=0
 i=0
-while [ $i -lt 50 ]; do
-	insmod iterkit.ko || fails=$((fails + 1))
-	[ -r /sys/kernel/btf/iterkit ] || fails=$((fails + 1))
-	rmmod iterkit || fails=$((fails + 1))
+while [ $i -lt "$cycles" ]; do
 	i=$((i + 1))
+	if ! insmod iterkit.ko; then
+		f_insmod=$((f_insmod + 1))
+		continue
+	fi
+	[ -r /sys/kernel/btf/iterkit ] || f_btf=$((f_btf + 1))
+	$H/lifecycle_prog < "$fifo" > /tmp/lc.out 2>&1 &
+	prog=$!
+	exec 3> "$fifo"
+	if [ $((i % 4)) = 0 ]; then
+		if rmmod iterkit 2> /dev/null; then
+			# rmmod won: the programs must not load, let alone run.
+			exec 3>&-
+			wait $prog
+			rc=$?
+			if [ $rc != 3 ] || grep -q running /tmp/lc.out; then
+				f_race=$((f_race + 1))
+				tap_diag "race cycle $i: rmmod won, yet the program exited $rc: $(cat /tmp/lc.out)"
+			fi
+			loaded && f_race=$((f_race + 1))
+			races_unloaded=$((races_unloaded + 1))
+			continue
+		fi
+		races_held=$((races_held + 1))
+	fi
+	n=0
+	while ! grep -q running /tmp/lc.out && [ $n -lt 300 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if ! grep -q running /tmp/lc.out; then
+		f_start=$((f_start + 1))
+		tap_diag "cycle $i: the programs did not start: $(cat /tmp/lc.out)"
+		exec 3>&-
+		wait $prog
+		wait_unused
+		rmmod iterkit
+		continue
+	fi
+	[ "$(cat /sys/module/iterkit/refcnt)" -ge 1 ] || f_held=$((f_held + 1))
+	for try in 1 2; do
+		if rmmod iterkit 2> /dev/null; then
+			f_refused=$((f_refused + 1))
+			insmod iterkit.ko
+		else
+			refusals=$((refusals + 1))
+		fi
+	done
+	echo >&3
+	exec 3>&-
+	wait $prog
+	rc=$?
+	r=$(sed -n 's/^runs \([0-9]*\) fires [0-9]* bad 0$/\1/p' /tmp/lc.out)
+	if [ $rc != 0 ] || [ -z "$r" ] || [ "$r" = 0 ]; then
+		f_stop=$((f_stop + 1))
+		tap_diag "cycle $i: the program exited $rc: $(cat /tmp/lc.out)"
+	else
+		runs=$((runs + r))
+	fi
+	wait_unused
+	rmmod iterkit || f_rmmod=$((f_rmmod + 1))
+	[ -e /sys/kernel/btf/iterkit ] && f_gone=$((f_gone + 1))
 done
-tap_eq "50 load/unload cycles without an error" "$fails" 0
+rm -f "$fifo"
+echo "# life-cycle cycles: $cycles ($races_unloaded rmmod-first races, $races_held load-first races); rmmod refused $refusals times while programs ran; $runs program runs"
+tap_eq "$cycles cycles: insmod succeeds" "$f_insmod" 0
+tap_eq "$cycles cycles: /sys/kernel/btf/iterkit after insmod" "$f_btf" 0
+tap_eq "$cycles cycles: programs load and run their walks" "$f_start" 0
+tap_eq "$cycles cycles: the programs hold a module reference" "$f_held" 0
+tap_eq "$cycles cycles: rmmod refused while programs run" "$f_refused" 0
+tap_eq "$cycles cycles: programs stop cleanly, every walk checked" "$f_stop" 0
+tap_eq "$cycles cycles: rmmod succeeds once they are gone" "$f_rmmod" 0
+tap_eq "$cycles cycles: /sys/kernel/btf/iterkit gone after rmmod" "$f_gone" 0
+tap_eq "$cycles cycles: rmmod racing the load: never both" "$f_race" 0
 insmod iterkit.ko
 out=$(iterkit num 0 100 --json)
 tap_contains "kfuncs work after the cycles" "$out" '"count":100,"sum":4950'
 log=$(bad_log)
 tap_eq "kernel log clean after the cycles" "$log" ""
+if [ -n "$leaks_before" ]; then
+	# kmemleak reports objects unreferenced for 5 s, found by two scans.
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	echo scan > /sys/kernel/debug/kmemleak
+	leaks=$(grep -c 'unreferenced object' /sys/kernel/debug/kmemleak)
+	echo "# kmemleak after the cycles: $leaks suspected leaks"
+	tap_eq "kmemleak: no leak after the cycles" "$leaks" 0
+	[ "$leaks" = 0 ] || tap_diag "$(head -n 60 /sys/kernel/debug/kmemleak)"
+else
+	tap_skip "kmemleak: no leak after the cycles" "no kmemleak in this kernel"
+fi
 
 # -- broken BTF is refused at init, with a clear line --
 wait_unused

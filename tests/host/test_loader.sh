@@ -141,7 +141,11 @@ check_json demo_json 'map(select(.iterator=="kit_num" or .iterator=="testmod_seq
 
 # -- tasks and cgroups (their own suites check them against /proc and cgroupfs) --
 tap_eq "tasks exits 0" "$(rc tasks)" 0
-tap_contains "tasks: header and init" "$(get tasks)" "COMM"
+# The header's columns, in order, and init's own line under them.
+tap_eq "tasks: header line" "$(get tasks | head -n 1 | tr -s ' ' | sed 's/^ //')" \
+	"PID TID PPID UID S THR COMM"
+tap_eq "tasks: init's line (pid 1, tid 1, ppid 0, uid 0, comm init)" \
+	"$(get tasks | awk '$1 == 1 { print $1, $2, $3, $4, $NF }')" "1 1 0 0 init"
 check_json tasks_json '.count == (.tasks | length) and .tasks[0].pid == 0 and ([.tasks[] | select(.pid == 1) | .comm] == ["init"])' "idle task first, init present, count matches"
 check_json tasks_threads_json '.count >= 2 and (.tasks | map(.tid) | unique | length) == .count' "threads: distinct tids"
 check_json tasks_pid1 '.count == 1 and .tasks[0].pid == 1 and .tasks[0].tid == 1' "--pid 1: init's one thread"

@@ -68,13 +68,15 @@ int diff(void *ctx)
 	return 0;
 }
 
+__u32 ran_cpu;			/* out: errors/errors_irq: where it ran */
+
 /* new() with the given arguments, then everything next() still yields. */
-SEC("syscall")
-int errors(void *ctx)
+static __always_inline int errors_body(void)
 {
 	struct bpf_iter_kit_cgroup it;
 	struct cgroup *cg;
 
+	ran_cpu = bpf_get_smp_processor_id();
 	bpf_rcu_read_lock();
 	kit_ret = bpf_iter_kit_cgroup_new(&it, kit_start, order);
 	while ((cg = bpf_iter_kit_cgroup_next(&it)))
@@ -87,6 +89,20 @@ int errors(void *ctx)
 	bpf_iter_kit_cgroup_destroy(&it);
 	bpf_rcu_read_unlock();
 	return 0;
+}
+
+/* Preemptible: new() looks the id up with cgroup_get_from_id(). */
+SEC("syscall")
+int errors(void *ctx)
+{
+	return errors_body();
+}
+
+/* Run in an IPI on another CPU (hard IRQ): new() walks the hierarchy instead. */
+SEC("raw_tp")
+int errors_irq(void *ctx)
+{
+	return errors_body();
 }
 
 /*

@@ -1,47 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The walker examples of README.md, as written there: they must load and run. */
+/*
+ * README.md, "The walkers": the two example programs as the README shows
+ * them (block "<!-- test: readme_walkers -->", taken from README.md at build
+ * time). The README leaves out the includes and the license; they are
+ * added around it. What they count is checked after a run: more than one
+ * process, some of them root's (the test VM runs as root), and at least the
+ * runner's own cgroup.
+ */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "iterkit.bpf.h"
 #include "verifier.h"
 
-int nr_procs, nr_root;
-
-SEC("syscall")
 __kit_success __kit_retval(0)
-int count_procs(void *ctx)
-{
-	struct task_struct *t;
+__kit_global("nr_procs > 1")
+__kit_global("nr_root > 0")
+int count_procs(void *ctx);
 
-	/* Sleepable program: the walk must sit in an RCU read-side section. */
-	bpf_rcu_read_lock();
-	bpf_for_each(kit_task, t, 0, KIT_TASK_ALL_PROCS) {
-		nr_procs++;
-		if (t->cred->uid.val == 0)
-			nr_root++;
-	}
-	bpf_rcu_read_unlock();
-	return nr_procs > 1 && nr_root > 0 ? 0 : 1;
-}
-
-__u64 total, deepest;
-
-SEC("syscall")
 __kit_success __kit_retval(0)
-int count_cgroups(void *ctx)
-{
-	__u64 start = bpf_get_current_cgroup_id();
-	struct cgroup *cg;
+__kit_global("total >= 1")
+__kit_global("deepest >= 0")
+int count_cgroups(void *ctx);
 
-	/* SEC("syscall") is sleepable: open the RCU section the walk needs. */
-	bpf_rcu_read_lock();
-	bpf_for_each(kit_cgroup, cg, start, BPF_CGROUP_ITER_DESCENDANTS_PRE) {
-		total++;
-		if (cg->level > deepest)
-			deepest = cg->level;
-	}
-	bpf_rcu_read_unlock();
-	return total >= 1 ? 0 : 1;
-}
+#include "examples/readme_walkers.c"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -29,6 +29,15 @@ struct kit_msg {
 	const char *text;
 };
 
+/* A global variable's value after the test run: "name OP value" or "name[i] OP value". */
+struct kit_global {
+	char name[64];
+	long idx;			/* -1: not an array element */
+	char op[3];
+	long long value;
+	const char *text;
+};
+
 struct kit_spec {
 	const char *name;
 	bool expect_failure;
@@ -38,6 +47,8 @@ struct kit_spec {
 	long long retval;
 	struct kit_msg *msgs;
 	int nr_msgs;
+	struct kit_global *globals;
+	int nr_globals;
 	unsigned int kver_lo, kver_hi;	/* run only on [lo, hi); 0 = unbounded */
 };
 
@@ -124,6 +135,27 @@ static int parse_flag(const char *s, __u32 *flags)
 	return 0;
 }
 
+/* "sum == 48", "values[15] >= 225": 0, or -1 when malformed. */
+static int parse_global(const char *s, struct kit_global *g)
+{
+	char name[64], op[3];
+	int n = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->text = s;
+	g->idx = -1;
+	if (sscanf(s, "%63[A-Za-z0-9_][%ld] %2[=!<>] %lli%n", name, &g->idx, op, &g->value, &n) == 4 ||
+	    (g->idx = -1, sscanf(s, "%63[A-Za-z0-9_] %2[=!<>] %lli%n", name, op, &g->value, &n) == 3)) {
+		if (s[n] || g->idx < -1)
+			return -1;
+		strcpy(g->name, name);
+		strcpy(g->op, op);
+		return strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "<") &&
+		       strcmp(op, "<=") && strcmp(op, ">") && strcmp(op, ">=") ? -1 : 0;
+	}
+	return -1;
+}
+
 /*
  * Collects the "kit:<counter>:<kind>:<rest>" decl tags on the program's
  * FUNC, in the order they were written. Returns -1 on a malformed tag.
@@ -198,6 +230,13 @@ static int parse_spec(const struct btf *btf, const char *func, struct kit_spec *
 			spec->kver_hi = parse_kver(c + 1, strlen(c + 1));
 		} else if (!strcmp(kind, "description")) {
 			spec->name = rest;
+		} else if (!strcmp(kind, "global")) {
+			spec->globals = realloc(spec->globals,
+						(spec->nr_globals + 1) * sizeof(*spec->globals));
+			if (!spec->globals)
+				return -1;
+			if (parse_global(rest, &spec->globals[spec->nr_globals++]))
+				goto bad_tag;
 		} else if (!strcmp(kind, "msg")) {
 			const char *c1 = strchr(rest, ':'), *c2;
 			struct kit_msg *m;
@@ -252,6 +291,118 @@ static void print_log_tail(const char *log)
 			break;
 		p = nl + 1;
 	}
+}
+
+static const struct btf_type *skip_mods(const struct btf *btf, __u32 id, __u32 *out_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_typedef(t) || btf_is_volatile(t) || btf_is_const(t) ||
+		     btf_is_restrict(t))) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (out_id)
+		*out_id = id;
+	return t;
+}
+
+/* Reads the global integer @g names from the loaded object's data maps; 0 on success. */
+static int read_global(struct bpf_object *obj, const struct kit_global *g, long long *out)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj) {
+		const char *sec = strrchr(bpf_map__name(map), '.');
+		const struct btf_var_secinfo *vs;
+		const struct btf_type *ds;
+		int sid, i;
+
+		if (!bpf_map__is_internal(map) || !sec)
+			continue;
+		sid = btf__find_by_name_kind(btf, sec, BTF_KIND_DATASEC);
+		if (sid < 0)
+			continue;
+		ds = btf__type_by_id(btf, sid);
+		vs = btf_var_secinfos(ds);
+		for (i = 0; i < btf_vlen(ds); i++, vs++) {
+			const struct btf_type *var = btf__type_by_id(btf, vs->type), *t;
+			size_t off = vs->offset, size, map_size;
+			const unsigned char *data;
+			unsigned char *buf;
+			__u32 zero = 0;
+			bool is_signed;
+			long long v;
+
+			if (strcmp(btf__name_by_offset(btf, var->name_off), g->name))
+				continue;
+			t = skip_mods(btf, var->type, NULL);
+			if (g->idx >= 0) {
+				const struct btf_array *a;
+
+				if (!t || !btf_is_array(t))
+					return -1;
+				a = btf_array(t);
+				if ((unsigned long)g->idx >= a->nelems)
+					return -1;
+				t = skip_mods(btf, a->type, NULL);
+				if (!t || !btf_is_int(t))
+					return -1;
+				off += g->idx * t->size;
+			}
+			if (!t || !btf_is_int(t))
+				return -1;
+			size = t->size;
+			is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
+			/* The map's current value, not the image libbpf loaded it from. */
+			map_size = bpf_map__value_size(map);
+			if (off + size > map_size)
+				return -1;
+			buf = malloc(map_size);
+			if (!buf || bpf_map_lookup_elem(bpf_map__fd(map), &zero, buf)) {
+				free(buf);
+				return -1;
+			}
+			data = buf;
+			switch (size) {
+			case 1:
+				v = is_signed ? (long long)*(__s8 *)(data + off) : *(__u8 *)(data + off);
+				break;
+			case 2:
+				v = is_signed ? (long long)*(__s16 *)(data + off) : *(__u16 *)(data + off);
+				break;
+			case 4:
+				v = is_signed ? (long long)*(__s32 *)(data + off) : *(__u32 *)(data + off);
+				break;
+			case 8:
+				v = *(__s64 *)(data + off);
+				break;
+			default:
+				free(buf);
+				return -1;
+			}
+			free(buf);
+			*out = v;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static bool global_holds(const struct kit_global *g, long long v)
+{
+	if (!strcmp(g->op, "=="))
+		return v == g->value;
+	if (!strcmp(g->op, "!="))
+		return v != g->value;
+	if (!strcmp(g->op, "<"))
+		return v < g->value;
+	if (!strcmp(g->op, "<="))
+		return v <= g->value;
+	if (!strcmp(g->op, ">"))
+		return v > g->value;
+	return v >= g->value;
 }
 
 static bool kver_in(unsigned int lo, unsigned int hi)
@@ -338,7 +489,17 @@ static bool run_one(const char *file, const char *prog_name, const struct kit_sp
 			if (msg_applies(&spec->msgs[i]))
 				printf("# expected msg %d: %s\n", i + 1, spec->msgs[i].text);
 
-	if (loaded && spec->has_retval) {
+	if (loaded && spec->expect_failure) {
+		LIBBPF_OPTS(bpf_test_run_opts, topts);
+
+		/*
+		 * It should have been refused. Run it once anyway, so that a
+		 * kernel with lockdep, KASAN and friends (make check-debug)
+		 * also reports what such a program does.
+		 */
+		bpf_prog_test_run_opts(bpf_program__fd(prog), &topts);
+		printf("# ran the program that should have been refused once\n");
+	} else if (loaded && (spec->has_retval || spec->nr_globals)) {
 		LIBBPF_OPTS(bpf_test_run_opts, topts);
 
 		/* Empty opts: raw_tp and syscall test runs refuse data/repeat. */
@@ -346,12 +507,26 @@ static bool run_one(const char *file, const char *prog_name, const struct kit_sp
 		if (err) {
 			printf("# test run failed: %d (%s)\n", err, strerror(errno));
 			ok = false;
-		} else if ((long long)(int)topts.retval != spec->retval &&
+		} else if (spec->has_retval && (long long)(int)topts.retval != spec->retval &&
 			   (long long)topts.retval != spec->retval) {
 			printf("# retval: expected %lld, got %d\n", spec->retval, (int)topts.retval);
 			ok = false;
-		} else if (verbose) {
+		} else if (verbose && spec->has_retval) {
 			printf("# retval %d as expected\n", (int)topts.retval);
+		}
+		for (i = 0; !err && i < spec->nr_globals; i++) {
+			const struct kit_global *g = &spec->globals[i];
+			long long v;
+
+			if (read_global(obj, g, &v)) {
+				printf("# global: cannot read %s\n", g->text);
+				ok = false;
+			} else if (!global_holds(g, v)) {
+				printf("# global: expected %s, got %lld\n", g->text, v);
+				ok = false;
+			} else if (verbose) {
+				printf("# global: %s (%lld)\n", g->text, v);
+			}
 		}
 	}
 
@@ -419,6 +594,7 @@ static void run_file(const char *file)
 		       spec.name);
 		fflush(stdout);
 		free(spec.msgs);
+		free(spec.globals);
 	}
 	bpf_object__close(obj);
 }

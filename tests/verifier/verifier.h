@@ -17,6 +17,10 @@
  * __kit_log_level(n)              verifier log level (default 1; 2 for states)
  * __kit_retval(v)                 run the program once (BPF_PROG_TEST_RUN, empty
  *                                 opts) after a successful load; check its r0
+ * __kit_global(expr)              after that run, a global integer of the program
+ *                                 must satisfy expr: "sum == 48", "values[3] >= 9"
+ *                                 (==, !=, <, <=, >, >=); runs the program even
+ *                                 without __kit_retval
  * __kit_description(text)         test name (default: the program's name)
  * __kit_kver(lo, hi)              run the test only on kernels lo <= version < hi
  *                                 (reported as skipped elsewhere), for features
@@ -42,6 +46,7 @@
 #define __kit_msg_kver(lo, hi, text)	__kit_tag("msg", lo ":" hi ":" text)
 #define __kit_log_level(n)		__kit_tag("log_level", #n)
 #define __kit_retval(v)			__kit_tag("retval", #v)
+#define __kit_global(expr)		__kit_tag("global", expr)
 #define __kit_description(text)		__kit_tag("description", text)
 #define __kit_kver(lo, hi)		__kit_tag("kver", lo ":" hi)
 #define __kit_flag(f)			__kit_tag("flag", #f)

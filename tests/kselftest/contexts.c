@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every program type the UNSPEC kfunc set reaches, each attached where the
+ * kernel runs it in a context of its own (tests/progs/contexts.bpf.c), and
+ * a workload that makes them all fire while they walk: reads (the fentry
+ * hot path), sleeps (kprobe, sched_switch), forks and exits (tasklist_lock),
+ * cgroup creation and migration (cgroup_mutex, css_set_lock, kernfs_rwsem,
+ * RCU callbacks), CPU time (perf_event) and sysrq-l (NMI). Each walk's result is checked
+ * in BPF; here every attach point must have fired, in the context it
+ * stands for, with no result against the contract and no kernel report.
+ *
+ *   CONTEXT_SECS   how long the workload runs (default 5)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/types.h>
+#include "kselftest_harness.h"
+#include "kmsg.h"
+#include "contexts.h"
+#include "contexts.skel.h"
+
+#define CGDIR "/sys/fs/cgroup/kit_contexts"
+#define NR_CPUS_MAX 8
+#define SYSRQ_MAX 20
+
+static const char *const where_name[CTX_NR] = {
+	[CTX_FENTRY_HOT] = "fentry/vfs_read (hot path)",
+	[CTX_KPROBE] = "kprobe/do_nanosleep",
+	[CTX_RAW_TP] = "raw_tp/sys_enter",
+	[CTX_SCHED_SWITCH] = "tp/sched_switch (runqueue lock)",
+	[CTX_TASKLIST_LOCK] = "fentry/do_notify_parent (tasklist_lock)",
+	[CTX_CGROUP_MUTEX] = "tp/cgroup_mkdir (cgroup_mutex)",
+	[CTX_CGROUP_ATTACH] = "tp/cgroup_attach_task (cgroup_mutex)",
+	[CTX_CSS_SET_LOCK] = "tp/cgroup_notify_populated (css_set_lock)",
+	[CTX_KERNFS_RWSEM] = "fentry/kernfs_activate_one (kernfs_rwsem)",
+	[CTX_SOFTIRQ] = "fentry/kernfs_free_rcu (softirq)",
+	[CTX_PERF_EVENT] = "perf_event cpu-clock (hard IRQ)",
+	[CTX_PERF_HW] = "perf_event cycles (NMI)",
+	[CTX_NMI] = "fentry/nmi_cpu_backtrace_handler (NMI)",
+	[CTX_NMI_TP] = "tp/nmi/nmi_handler (NMI)",
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int perf_open(__u32 type, __u64 config, int cpu)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = type,
+		.config = config,
+		.sample_period = type == PERF_TYPE_SOFTWARE ? 1000000 : 1000000,
+	};
+
+	return syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd >= 0) {
+		/* The workload only needs the attempt. */
+		ssize_t done = write(fd, text, strlen(text));
+
+		(void)done;
+		close(fd);
+	}
+}
+
+/* One round of everything that makes the programs fire. */
+static void workload_round(int round)
+{
+	char buf[512], path[256];
+	pid_t child;
+	int fd;
+	double t;
+
+	fd = open("/proc/self/stat", O_RDONLY);
+	if (fd >= 0) {
+		ssize_t got = read(fd, buf, sizeof(buf));
+
+		(void)got;
+		close(fd);
+	}
+	usleep(100);
+	snprintf(path, sizeof(path), CGDIR "/r%d", round % 4);
+	mkdir(path, 0755);
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	if (child > 0) {
+		snprintf(path, sizeof(path), CGDIR "/r%d/cgroup.procs", round % 4);
+		snprintf(buf, sizeof(buf), "%d\n", child);
+		write_file(path, buf);
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	snprintf(path, sizeof(path), CGDIR "/r%d", round % 4);
+	rmdir(path);
+	/* A little CPU time for the cpu-clock samples. */
+	for (t = now(); now() - t < 0.002;)
+		;
+}
+
+FIXTURE(contexts) {
+	struct contexts_bpf *skel;
+	struct bpf_link *links[CTX_NR + 2 * NR_CPUS_MAX];
+	int nr_links;
+	char marker[64];
+};
+
+FIXTURE_SETUP(contexts)
+{
+	snprintf(self->marker, sizeof(self->marker), "iterkit contexts start %d", getpid());
+	ASSERT_EQ(0, kmsg_mark(self->marker));
+	rmdir(CGDIR);
+	ASSERT_EQ(0, mkdir(CGDIR, 0755));
+	self->skel = contexts_bpf__open_and_load();
+	ASSERT_NE(NULL, self->skel) TH_LOG("loading contexts.bpf.o failed");
+}
+
+FIXTURE_TEARDOWN(contexts)
+{
+	int i;
+
+	if (self->skel)
+		self->skel->bss->enabled = 0;
+	for (i = 0; i < self->nr_links; i++)
+		bpf_link__destroy(self->links[i]);
+	contexts_bpf__destroy(self->skel);
+	for (i = 0; i < 4; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), CGDIR "/r%d", i);
+		rmdir(path);
+	}
+	rmdir(CGDIR);
+}
+
+TEST_F_TIMEOUT(contexts, every_program_type, 1200)
+{
+	const char *env = getenv("CONTEXT_SECS");
+	double secs = env ? atof(env) : 5, end;
+	struct bpf_program *progs[CTX_NR] = {
+		[CTX_FENTRY_HOT] = self->skel->progs.hot_vfs_read,
+		[CTX_KPROBE] = self->skel->progs.kprobe_nanosleep,
+		[CTX_RAW_TP] = self->skel->progs.raw_tp_sys_enter,
+		[CTX_SCHED_SWITCH] = self->skel->progs.tp_sched_switch,
+		[CTX_TASKLIST_LOCK] = self->skel->progs.tasklist_locked,
+		[CTX_CGROUP_MUTEX] = self->skel->progs.tp_cgroup_mkdir,
+		[CTX_CGROUP_ATTACH] = self->skel->progs.tp_cgroup_attach,
+		[CTX_CSS_SET_LOCK] = self->skel->progs.tp_cgroup_populated,
+		[CTX_KERNFS_RWSEM] = self->skel->progs.kernfs_rwsem_held,
+		[CTX_SOFTIRQ] = self->skel->progs.rcu_callback,
+		[CTX_NMI] = self->skel->progs.nmi_backtrace,
+		[CTX_NMI_TP] = self->skel->progs.tp_nmi_handler,
+	};
+	int ncpu = sysconf(_SC_NPROCESSORS_ONLN), cpu, i, round, sysrqs = 0, hw = 1;
+	unsigned long long total_walks = 0, total_fires = 0;
+	double next_sysrq;
+
+	if (ncpu > NR_CPUS_MAX)
+		ncpu = NR_CPUS_MAX;
+	for (i = 0; i < CTX_NR; i++) {
+		if (!progs[i])
+			continue;
+		self->links[self->nr_links] = bpf_program__attach(progs[i]);
+		ASSERT_NE(NULL, self->links[self->nr_links])
+			TH_LOG("attaching %s: %s", where_name[i], strerror(errno));
+		self->nr_links++;
+	}
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		int fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, cpu);
+
+		ASSERT_GE(fd, 0) TH_LOG("perf_event_open(cpu-clock, cpu %d): %s", cpu, strerror(errno));
+		self->links[self->nr_links] =
+			bpf_program__attach_perf_event(self->skel->progs.perf_sample, fd);
+		ASSERT_NE(NULL, self->links[self->nr_links]);
+		self->nr_links++;
+		fd = perf_open(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, cpu);
+		if (fd < 0) {
+			if (hw)
+				TH_LOG("no hardware perf events here (%s): perf NMIs not tested; "
+				       "NMI context comes from sysrq-l", strerror(errno));
+			hw = 0;
+			continue;
+		}
+		self->links[self->nr_links] =
+			bpf_program__attach_perf_event(self->skel->progs.perf_sample_hw, fd);
+		ASSERT_NE(NULL, self->links[self->nr_links]);
+		self->nr_links++;
+	}
+
+	self->skel->bss->enabled = 1;
+	end = now() + secs;
+	next_sysrq = now();
+	for (round = 0; now() < end; round++) {
+		workload_round(round);
+		if (sysrqs < SYSRQ_MAX && now() >= next_sysrq) {
+			/* NMI backtraces of all CPUs: nmi_cpu_backtrace() in NMI. */
+			write_file("/proc/sysrq-trigger", "l");
+			sysrqs++;
+			next_sysrq = now() + secs / SYSRQ_MAX;
+		}
+	}
+	self->skel->bss->enabled = 0;
+
+	for (i = 0; i < CTX_NR; i++) {
+		struct ctx_stats *st = &self->skel->bss->stats[i];
+
+		if (i == CTX_PERF_HW && !hw)
+			continue;
+		printf("# %-45s %6llu fires %7llu walks %8llu elements %4llu full; "
+		       "task %llu softirq %llu hardirq %llu nmi %llu%s\n",
+		       where_name[i], (unsigned long long)st->fires, (unsigned long long)st->walks,
+		       (unsigned long long)st->elements, (unsigned long long)st->full_walks,
+		       (unsigned long long)st->in_task, (unsigned long long)st->in_softirq,
+		       (unsigned long long)st->in_hardirq, (unsigned long long)st->in_nmi,
+		       st->ctx_unknown ? " (context unknown on this kernel)" : "");
+		total_walks += st->walks;
+		total_fires += st->fires;
+		EXPECT_GT(st->fires, 0) TH_LOG("%s never fired", where_name[i]);
+		EXPECT_EQ(0, st->bad) TH_LOG("%s: %llu results against the contract, last: kind %u got %d",
+					     where_name[i], (unsigned long long)st->bad,
+					     st->last_bad_what, st->last_bad_got);
+		EXPECT_GT(st->full_walks, 0) TH_LOG("%s: no walk to the end", where_name[i]);
+		if (st->ctx_unknown)
+			continue;
+		/* Each attach point ran in the context it stands for. */
+		switch (i) {
+		case CTX_NMI:
+		case CTX_NMI_TP:
+		case CTX_PERF_HW:
+			EXPECT_GT(st->in_nmi, 0) TH_LOG("%s never ran in NMI", where_name[i]);
+			break;
+		case CTX_PERF_EVENT:
+			EXPECT_EQ(st->fires, st->in_hardirq) TH_LOG("%s outside hard IRQ", where_name[i]);
+			break;
+		case CTX_SCHED_SWITCH:
+		case CTX_TASKLIST_LOCK:
+		case CTX_CSS_SET_LOCK:
+		case CTX_CGROUP_MUTEX:
+			/* A spinlock is held (or IRQs are off): never preemptible. */
+			EXPECT_EQ(st->fires, st->non_preemptible)
+				TH_LOG("%s ran preemptible", where_name[i]);
+			break;
+		case CTX_SOFTIRQ:
+			EXPECT_GT(st->in_softirq, 0) TH_LOG("%s never ran in softirq", where_name[i]);
+			break;
+		case CTX_KERNFS_RWSEM:
+			/* A sleeping lock: the program runs preemptible, in task context. */
+			EXPECT_GT(st->fires - st->non_preemptible, 0)
+				TH_LOG("%s never ran preemptible", where_name[i]);
+			break;
+		}
+	}
+	printf("# program types: %llu walks in %llu program runs across %d attach points, "
+	       "%d sysrq-l NMI rounds\n", total_walks, total_fires, hw ? CTX_NR : CTX_NR - 1,
+	       sysrqs);
+	fflush(stdout);
+	EXPECT_EQ(0, kmsg_reports_since(self->marker, kmsg_print));
+}
+
+TEST_HARNESS_MAIN
