@@ -76,7 +76,8 @@ iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
 	$(CC) $(USER_CFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(USER_LIBS)
 
 tests: all $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER) \
-	$(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko
+	$(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko \
+	$(BUILD)/tests/iterkit-nowalkers.ko
 
 # Broken copies of the module for the life-cycle test: no BTF at all, and
 # BTF the kernel cannot parse. Both must be refused by iterkit's init.
@@ -95,6 +96,18 @@ $(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*
 	@test -f $(KSFT_DIR)/kselftest_harness.h || \
 		{ echo "no kselftest_harness.h: run scripts/install-deps.sh test"; exit 1; }
 	$(CC) $(USER_CFLAGS) -Wno-sign-compare -Wno-clobbered -I$(BUILD)/tests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS)
+
+# The module as kernels 6.4-6.6 build it, without the walkers: the loader's
+# test checks what `iterkit demo` and the walk commands do then. Built from
+# a copy of the sources (mtimes kept), never mixed with module/'s objects.
+NOWALKERS := $(BUILD)/nowalkers
+MODULE_SRCS := $(filter-out %.mod.c,$(wildcard module/*.c)) $(wildcard module/*.h)
+$(BUILD)/tests/iterkit-nowalkers.ko: Kbuild module/Kbuild $(MODULE_SRCS)
+	@mkdir -p $(NOWALKERS)/module $(@D)
+	cp -p Kbuild $(NOWALKERS)/
+	cp -p module/Kbuild $(MODULE_SRCS) $(NOWALKERS)/module/
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(NOWALKERS) iterkit_walkers= modules
+	cp $(NOWALKERS)/module/iterkit.ko $@
 
 # Programs the tests drive (not suites themselves): tests/helpers/<h>.c.
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS)
