@@ -27,7 +27,10 @@ USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace
 USER_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -lzstd
 
 LOADER_PROGS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
-LOADER_SKELS := $(patsubst %,$(BUILD)/bpf/%.skel.h,$(LOADER_PROGS))
+# The loader embeds light skeletons: relocations and kfunc lookups happen in
+# the kernel, so it needs neither libbpf nor libelf at run time.
+LOADER_LSKELS := $(patsubst %,$(BUILD)/bpf/%.lskel.h,$(LOADER_PROGS))
+LOADER_SKELS := $(LOADER_LSKELS) $(BUILD)/bpf/progs_id.h
 LOADER_SRCS := $(wildcard userspace/*.c)
 
 TEST_PROGS := $(patsubst tests/progs/%.bpf.c,%,$(wildcard tests/progs/*.bpf.c))
@@ -72,8 +75,15 @@ $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wild
 %.skel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(notdir $*)_bpf > $@
 
+%.lskel.h: %.bpf.o
+	$(BPFTOOL) gen skeleton -L $< name $(notdir $*)_bpf > $@
+
+# Names the pin directory of `iterkit load`: programs of another build are never reused.
+$(BUILD)/bpf/progs_id.h: $(LOADER_LSKELS)
+	printf '#define KIT_PROGS_ID "%s"\n' "$$(cat $^ | sha1sum | cut -c1-12)" > $@
+
 iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
-	$(CC) $(USER_CFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(USER_LIBS)
+	$(CC) $(USER_CFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@
 
 tests: all $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER) \
 	$(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko \
