@@ -48,16 +48,24 @@ struct {
 
 static void fill(struct kit_cgroup_rec *r, struct cgroup *cg, bool with_procs)
 {
-	struct cgroup *parent;
+	/* Read-only cast: pointer fields become plain loads (see kit_task.bpf.c). */
+	struct cgroup *u = bpf_core_cast(cg, struct cgroup);
+	struct cgroup_subsys_state *parent = u->self.parent;
 
-	r->id = BPF_CORE_READ(cg, kn, id);
-	parent = BPF_CORE_READ(cg, self.parent, cgroup);
-	r->parent_id = parent ? BPF_CORE_READ(parent, kn, id) : 0;
-	r->level = BPF_CORE_READ(cg, level);
+	r->id = u->kn->id;
+	r->parent_id = parent ? parent->cgroup->kn->id : 0;
+	r->level = u->level;
 	r->nr_procs = -1;
-	if (bpf_probe_read_kernel_str(r->name, sizeof(r->name), BPF_CORE_READ(cg, kn, name)) < 0)
+	if (bpf_probe_read_kernel_str(r->name, sizeof(r->name), u->kn->name) < 0)
 		r->name[0] = 0;
-	if (with_procs) {
+	if (!with_procs)
+		return;
+	/* No populated css_set, no member: most cgroups, and no iteration needed. */
+	if (bpf_core_field_exists(u->nr_populated_csets) && !u->nr_populated_csets) {
+		r->nr_procs = 0;
+		return;
+	}
+	{
 		/* css_task wants a trusted css: a walked cgroup is only RCU-protected. */
 		struct cgroup *held = bpf_cgroup_acquire(cg);
 		struct task_struct *t;

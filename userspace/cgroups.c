@@ -250,6 +250,7 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 	const char *path;
 	size_t i, len;
 
+	kit_out_hint(o, v->nwalk * 160);
 	if (kit_json) {
 		struct kit_json j;
 
@@ -422,9 +423,12 @@ static int cgroups_run(int argc, char **argv)
 		const struct kit_cgroup_bpf__bss *b;
 		struct cg_view v;
 
-		if (k && interval > 0) {
+		/* Each walk's output goes out before the next walk (and the wait). */
+		if (k) {
 			rc = kit_flush();
 			kit_phase("write");
+		}
+		if (k && interval > 0) {
 			kit_sleep(interval);
 			kit_phase("sleep");
 		}

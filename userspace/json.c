@@ -3,6 +3,12 @@
 #include <string.h>
 #include "json.h"
 
+/* Bytes that go out as they are: printable ASCII but the quote and the backslash. */
+static inline int kit_json_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 void kit_json_init(struct kit_json *j, struct kit_out *o)
 {
 	memset(j, 0, sizeof(*j));
@@ -10,7 +16,7 @@ void kit_json_init(struct kit_json *j, struct kit_out *o)
 }
 
 /* Before an item: the comma after the previous one, and a pending line break. */
-static void kit_json_item(struct kit_json *j)
+void kit_json_item(struct kit_json *j)
 {
 	if (j->after_key) {
 		j->after_key = false;
@@ -46,10 +52,27 @@ static void kit_json_close(struct kit_json *j, char c)
 }
 
 void kit_json_object(struct kit_json *j) { kit_json_open(j, '{'); }
+
+void kit_json_inside_object(struct kit_json *j)
+{
+	if (j->depth + 1 < KIT_JSON_MAX_DEPTH)
+		j->depth++;
+	j->has_items[j->depth] = true;
+}
 void kit_json_object_end(struct kit_json *j) { kit_json_close(j, '}'); }
 void kit_json_array(struct kit_json *j) { kit_json_open(j, '['); }
 void kit_json_array_end(struct kit_json *j) { kit_json_close(j, ']'); }
 void kit_json_break(struct kit_json *j) { j->line_break = true; }
+
+bool kit_json_is_plain(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++)
+		if (!kit_json_plain(s[i]))
+			return false;
+	return true;
+}
 
 size_t kit_utf8_seq(const unsigned char *s, size_t n)
 {
@@ -87,23 +110,27 @@ static void kit_json_escape(struct kit_out *o, const char *str, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, run = 0;
+	size_t i = 0, start;
 
 	kit_out_char(o, '"');
 	while (i < n && s[i]) {
-		size_t len = kit_utf8_seq(s + i, n - i);
+		size_t len;
 		char esc[7] = "\\u00";
 
-		if (len > 1 || (len == 1 && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\' &&
-				s[i] != 0x7f)) {
-			run += len;	/* copied as it is, in one piece */
+		/* the common case: a run of plain ASCII, copied in one piece */
+		start = i;
+		while (i < n && kit_json_plain(s[i]))
+			i++;
+		while (i < n && s[i] >= 0x80 && (len = kit_utf8_seq(s + i, n - i)))
 			i += len;
+		if (i > start) {
+			kit_out_mem(o, s + start, i - start);
 			continue;
 		}
-		kit_out_mem(o, s + i - run, run);
-		run = 0;
-		if (!len) {
-			kit_out_str(o, "\\ufffd");
+		if (!s[i])
+			break;
+		if (s[i] >= 0x80) {
+			kit_out_str(o, "\\ufffd");	/* not part of valid UTF-8 */
 		} else if (s[i] == '"' || s[i] == '\\') {
 			esc[1] = s[i];
 			kit_out_mem(o, esc, 2);
@@ -118,15 +145,23 @@ static void kit_json_escape(struct kit_out *o, const char *str, size_t n)
 		}
 		i++;
 	}
-	kit_out_mem(o, s + i - run, run);
 	kit_out_char(o, '"');
 }
 
-void kit_json_key(struct kit_json *j, const char *key)
+void kit_json_keyn(struct kit_json *j, const char *key, size_t n)
 {
+	char *p;
+
 	kit_json_item(j);
-	kit_json_escape(j->o, key, strlen(key));
-	kit_out_char(j->o, ':');
+	p = kit_out_reserve(j->o, n + 3);
+	if (!p)
+		return;
+	*p++ = '"';
+	memcpy(p, key, n);
+	p += n;
+	*p++ = '"';
+	*p++ = ':';
+	kit_out_commit(j->o, p);
 	j->after_key = true;
 }
 
@@ -148,14 +183,22 @@ void kit_json_char(struct kit_json *j, char c)
 
 void kit_json_int(struct kit_json *j, int64_t v)
 {
+	char *p;
+
 	kit_json_item(j);
-	kit_out_i64(j->o, v);
+	p = kit_out_reserve(j->o, 21);
+	if (p)
+		kit_out_commit(j->o, kit_fmt_i64(p, v));
 }
 
 void kit_json_uint(struct kit_json *j, uint64_t v)
 {
+	char *p;
+
 	kit_json_item(j);
-	kit_out_u64(j->o, v);
+	p = kit_out_reserve(j->o, 20);
+	if (p)
+		kit_out_commit(j->o, kit_fmt_u64(p, v));
 }
 
 void kit_json_bool(struct kit_json *j, bool v)
@@ -170,16 +213,37 @@ void kit_json_kstr(struct kit_json *j, const char *key, const char *s)
 	kit_json_str(j, s);
 }
 
-void kit_json_kint(struct kit_json *j, const char *key, int64_t v)
+/* "key":value in one piece of the buffer (the per-record hot path). */
+static char *kit_json_kput(struct kit_json *j, const char *key, size_t n)
 {
-	kit_json_key(j, key);
-	kit_json_int(j, v);
+	char *p;
+
+	kit_json_item(j);
+	p = kit_out_reserve(j->o, n + 3 + 21);
+	if (!p)
+		return NULL;
+	*p++ = '"';
+	memcpy(p, key, n);
+	p += n;
+	*p++ = '"';
+	*p++ = ':';
+	return p;
 }
 
-void kit_json_kuint(struct kit_json *j, const char *key, uint64_t v)
+void kit_json_kintn(struct kit_json *j, const char *key, size_t n, int64_t v)
 {
-	kit_json_key(j, key);
-	kit_json_uint(j, v);
+	char *p = kit_json_kput(j, key, n);
+
+	if (p)
+		kit_out_commit(j->o, kit_fmt_i64(p, v));
+}
+
+void kit_json_kuintn(struct kit_json *j, const char *key, size_t n, uint64_t v)
+{
+	char *p = kit_json_kput(j, key, n);
+
+	if (p)
+		kit_out_commit(j->o, kit_fmt_u64(p, v));
 }
 
 void kit_json_kbool(struct kit_json *j, const char *key, bool v)

@@ -49,8 +49,7 @@ int kit_out_flush(struct kit_out *o)
 	return -o->err;
 }
 
-/* Room for n more bytes; false (and o->err set) if there is none. */
-static int kit_out_room(struct kit_out *o, size_t n)
+int kit_out_grow(struct kit_out *o, size_t n)
 {
 	size_t cap;
 	char *p;
@@ -80,24 +79,9 @@ static int kit_out_room(struct kit_out *o, size_t n)
 	return 1;
 }
 
-void kit_out_mem(struct kit_out *o, const void *s, size_t n)
-{
-	if (!kit_out_room(o, n))
-		return;
-	memcpy(o->p + o->len, s, n);
-	o->len += n;
-}
-
 void kit_out_str(struct kit_out *o, const char *s)
 {
 	kit_out_mem(o, s, strlen(s));
-}
-
-void kit_out_char(struct kit_out *o, char c)
-{
-	if (!kit_out_room(o, 1))
-		return;
-	o->p[o->len++] = c;
 }
 
 /* Digits of v, last first, into the end of buf; returns where they start. */
@@ -112,9 +96,38 @@ static char *kit_u64_digits(uint64_t v, char *end)
 
 void kit_out_u64(struct kit_out *o, uint64_t v)
 {
-	char buf[24], *s = kit_u64_digits(v, buf + sizeof(buf));
+	char *p = kit_out_reserve(o, 20);
 
-	kit_out_mem(o, s, buf + sizeof(buf) - s);
+	if (p)
+		kit_out_commit(o, kit_fmt_u64(p, v));
+}
+
+char *kit_fmt_u64(char *p, uint64_t v)
+{
+	uint64_t t = v;
+	char *end, *q;
+	int n = 1;
+
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	end = q = p + n;
+	do {
+		*--q = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+char *kit_fmt_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		/* -INT64_MIN does not fit: negate as unsigned. */
+		return kit_fmt_u64(p, 0 - (uint64_t)v);
+	}
+	return kit_fmt_u64(p, v);
 }
 
 void kit_out_i64(struct kit_out *o, int64_t v)
@@ -140,7 +153,7 @@ void kit_out_i64_w(struct kit_out *o, int64_t v, int width)
 
 void kit_out_pad(struct kit_out *o, char c, int n)
 {
-	if (n <= 0 || !kit_out_room(o, n))
+	if (n <= 0 || !kit_out_grow(o, n))
 		return;
 	memset(o->p + o->len, c, n);
 	o->len += n;
@@ -154,7 +167,7 @@ void kit_out_printf(struct kit_out *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0 || !kit_out_room(o, n + 1))
+	if (n < 0 || !kit_out_grow(o, n + 1))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(o->p + o->len, n + 1, fmt, ap);

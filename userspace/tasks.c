@@ -134,30 +134,59 @@ static size_t comm_len(const struct kit_task_rec *r)
 	return strnlen(r->comm, sizeof(r->comm));
 }
 
+/* Writes s (n bytes, plain: see kit_json_is_plain) at p; returns the end. */
+static char *put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+#define PUT(p, lit) put(p, lit, sizeof(lit) - 1)
+
+/*
+ * One task per line. The records are formatted in place, in one piece each
+ * (this loop is most of a walk's cost with the program loaded); a comm that
+ * needs escaping goes through the JSON writer.
+ */
 static void print_json(struct kit_out *o, const struct kit_task_rec *v, size_t n)
 {
 	struct kit_json j;
 	size_t i;
 
+	kit_out_hint(o, n * 128);
 	kit_json_init(&j, o);
 	kit_json_object(&j);
 	kit_json_key(&j, "tasks");
 	kit_json_array(&j);
 	for (i = 0; i < n; i++) {
 		const struct kit_task_rec *r = &v[i];
+		size_t clen = comm_len(r);
+		char *p;
 
 		kit_json_break(&j);
-		kit_json_object(&j);
-		kit_json_kint(&j, "pid", r->tgid);
-		kit_json_kint(&j, "tid", r->pid);
-		kit_json_kint(&j, "ppid", r->ppid);
-		kit_json_kuint(&j, "uid", r->uid);
-		kit_json_key(&j, "state");
-		kit_json_char(&j, state_letter(r));
-		kit_json_kint(&j, "threads", r->nr_threads);
-		kit_json_kbool(&j, "kthread", r->flags & PF_KTHREAD_BIT);
+		kit_json_item(&j);
+		p = kit_out_reserve(o, 192);
+		if (!p)
+			break;
+		p = kit_fmt_i64(PUT(p, "{\"pid\":"), r->tgid);
+		p = kit_fmt_i64(PUT(p, ",\"tid\":"), r->pid);
+		p = kit_fmt_i64(PUT(p, ",\"ppid\":"), r->ppid);
+		p = kit_fmt_u64(PUT(p, ",\"uid\":"), r->uid);
+		p = PUT(p, ",\"state\":\"");
+		*p++ = state_letter(r);
+		p = kit_fmt_i64(PUT(p, "\",\"threads\":"), r->nr_threads);
+		p = r->flags & PF_KTHREAD_BIT ? PUT(p, ",\"kthread\":true") : PUT(p, ",\"kthread\":false");
+		if (kit_json_is_plain(r->comm, clen)) {
+			p = PUT(p, ",\"comm\":\"");
+			p = put(p, r->comm, clen);
+			p = PUT(p, "\"}");
+			kit_out_commit(o, p);
+			continue;
+		}
+		kit_out_commit(o, p);
+		kit_json_inside_object(&j);	/* the writer adds the last member */
 		kit_json_key(&j, "comm");
-		kit_json_strn(&j, r->comm, sizeof(r->comm));
+		kit_json_strn(&j, r->comm, clen);
 		kit_json_object_end(&j);
 	}
 	kit_json_break(&j);
@@ -171,6 +200,7 @@ static void print_table(struct kit_out *o, const struct kit_task_rec *v, size_t 
 {
 	size_t i;
 
+	kit_out_hint(o, n * 64);
 	kit_out_str(o, "    PID     TID    PPID    UID S  THR COMM\n");
 	for (i = 0; i < n; i++) {
 		const struct kit_task_rec *r = &v[i];
@@ -357,9 +387,12 @@ static int tasks_run(int argc, char **argv)
 	for (k = 0; k < repeat && !rc; k++) {
 		const struct kit_task_bpf__bss *b;
 
-		if (k && interval > 0) {
+		/* Each walk's output goes out before the next walk (and the wait). */
+		if (k) {
 			rc = kit_flush();
 			kit_phase("write");
+		}
+		if (k && interval > 0) {
 			kit_sleep(interval);
 			kit_phase("sleep");
 		}

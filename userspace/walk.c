@@ -222,7 +222,8 @@ int kit_prog_run(struct kit_prog *p)
 		struct kit_records *r = &p->rec[i];
 
 		r->mapped = kit_page_up((size_t)r->room * p->type->rec_size[i]);
-		r->mem = mmap(NULL, r->mapped, PROT_READ, MAP_SHARED, r->fd, 0);
+		/* populated at once: one fault per page would cost more than the walk */
+		r->mem = mmap(NULL, r->mapped, PROT_READ, MAP_SHARED | MAP_POPULATE, r->fd, 0);
 		if (r->mem == MAP_FAILED) {
 			r->mem = NULL;
 			return kit_error("mapping the %s records failed: %s", p->type->iter,
