@@ -161,10 +161,11 @@ demo:
 	$(MAKE) all
 	tests/vm/run -- 'insmod iterkit.ko && iterkit demo'
 
+# Each step's time goes into tests/run-all.sh's table of phases.
 check:
-	scripts/install-deps.sh
-	$(MAKE) tests
-	tests/run-all.sh
+	@t0=$$(date +%s%3N) && scripts/install-deps.sh && t1=$$(date +%s%3N) && \
+	$(MAKE) tests && t2=$$(date +%s%3N) && \
+	ITERKIT_PHASES="deps $$((t1 - t0)) build $$((t2 - t1))" tests/run-all.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
