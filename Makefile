@@ -43,7 +43,7 @@ VERIFIER_OBJS := $(patsubst tests/verifier/%.bpf.c,$(BUILD)/tests/verifier/%.bpf
 VERIFIER_RUNNER := $(if $(wildcard tests/verifier/runner.c),$(BUILD)/tests/verifier-runner)
 KSFT_DIR ?= /var/cache/iterkit/linux-src/tools/testing/selftests
 
-.PHONY: all module loader tests clean demo check deps deb rpm
+.PHONY: all module loader tests clean demo check deps deb rpm bench bench-progs
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -137,6 +137,34 @@ $(BUILD)/tests/verifier-selftest/%.bpf.o: tests/verifier-selftest/%.bpf.c bpf/it
 $(BUILD)/tests/verifier-runner: tests/verifier/runner.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LIBS)
+
+# Benchmarks (make bench): BPF programs and runners from bench/, built into
+# build/tests/bench/ so that the test VM carries them; bench/run boots it.
+BENCH_PROGS := $(patsubst bench/%.bpf.c,%,$(wildcard bench/*.bpf.c))
+BENCH_OBJS := $(patsubst %,$(BUILD)/tests/bench/%.bpf.o,$(BENCH_PROGS))
+BENCH_SKELS := $(patsubst %,$(BUILD)/bench/%.skel.h,$(BENCH_PROGS))
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/tests/bench/%,$(filter-out %.bpf.c,$(wildcard bench/*.c)))
+
+$(BUILD)/tests/bench/%.bpf.o: bench/%.bpf.c bpf/iterkit.bpf.h $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bench/%.skel.h: $(BUILD)/tests/bench/%.bpf.o
+	@mkdir -p $(@D)
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(BUILD)/tests/bench/%: bench/%.c $(BENCH_SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -I$(BUILD)/bench $< -o $@ $(USER_LIBS)
+
+$(BUILD)/tests/bench/guest.sh: bench/guest.sh
+	@mkdir -p $(@D)
+	cp $< $@
+
+bench-progs: all $(BENCH_OBJS) $(BENCH_BINS) $(BUILD)/tests/bench/guest.sh
+
+bench:
+	bench/run
 
 # Packages, built from a clean copy of the sources under build/pkg/.
 PKG := $(BUILD)/pkg

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Installs what iterkit needs on Debian 12 (bookworm), from bookworm and
 # bookworm-backports only. Idempotent: installs only what is missing.
-#   scripts/install-deps.sh [build] [vm] [test] [pkg]   (default: all)
+#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench]
+#   (default: build vm test pkg; bench only when asked, by make bench)
 set -euo pipefail
 
 CACHE=${ITERKIT_CACHE:-/var/cache/iterkit}
@@ -105,6 +106,11 @@ if [[ " $want " == *" test "* ]]; then
 			'*/scripts/const_structs.checkpatch'
 		as_root touch "$src/.done"
 	fi
+fi
+
+# make bench: its report (python3), plots (gnuplot) and procps ps to compare with.
+if [[ " $want " == *" bench "* ]]; then
+	install python3 gnuplot-nox procps
 fi
 
 if [[ " $want " == *" pkg "* ]]; then
