@@ -119,6 +119,7 @@ struct cg_view {
 	uint32_t *path_len;
 	char *paths;
 	size_t paths_len, paths_cap;
+	size_t slot_cap, node_cap;	/* kept from walk to walk (--repeat) */
 };
 
 static const struct kit_cgroup_rec *cg_node(const struct cg_view *v, size_t i)
@@ -146,31 +147,45 @@ static void cg_view_free(struct cg_view *v)
 	free(v->path_off);
 	free(v->path_len);
 	free(v->paths);
+	memset(v, 0, sizeof(*v));
 }
 
-static int cg_view_init(struct cg_view *v, const struct kit_prog *p)
+/* Grows *arr to n elements of size each, unless it has them (cap in elements). */
+static bool cg_grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n <= *cap)
+		return true;
+	p = realloc(*(void **)arr, n * size);
+	if (!p)
+		return false;
+	*(void **)arr = p;
+	*cap = n;
+	return true;
+}
+
+/* The view of the walk now in p's records; its arrays are reused from walk to walk. */
+static int cg_view_build(struct cg_view *v, const struct kit_prog *p)
 {
 	const struct kit_cgroup_bpf__bss *b = p->bss;
-	uint32_t size = 16;
-	size_t i;
+	size_t size = 16, i, node_cap = v->node_cap;
 
-	memset(v, 0, sizeof(*v));
 	v->walk = p->rec[0].mem;
 	v->anc = p->rec[1].mem;
 	v->nwalk = b->count;
 	v->nanc = b->nr_ancestors;
 	v->n = v->nwalk + v->nanc;
+	v->paths_len = 0;
 	while (size < 2 * v->n)
 		size *= 2;
 	v->mask = size - 1;
-	v->slot = malloc(size * sizeof(*v->slot));
-	v->path_off = calloc(v->n + 1, sizeof(*v->path_off));
-	v->path_len = calloc(v->n + 1, sizeof(*v->path_len));
-	if (!v->slot || !v->path_off || !v->path_len) {
-		cg_view_free(v);
+	if (!cg_grow(&v->slot, &v->slot_cap, size, sizeof(*v->slot)) ||
+	    !cg_grow(&v->path_off, &node_cap, v->n + 1, sizeof(*v->path_off)) ||
+	    !cg_grow(&v->path_len, &v->node_cap, v->n + 1, sizeof(*v->path_len)))
 		return kit_error("out of memory for %zu cgroups", v->n);
-	}
 	memset(v->slot, 0xff, size * sizeof(*v->slot));
+	memset(v->path_off, 0, (v->n + 1) * sizeof(*v->path_off));
 	for (i = 0; i < v->n; i++) {
 		uint32_t h = cg_hash(cg_node(v, i)->id, v->mask);
 
@@ -243,6 +258,15 @@ static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len,
 	return true;
 }
 
+/* Writes s (n bytes) at p; returns the end. */
+static char *put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+#define PUT(p, lit) put(p, lit, sizeof(lit) - 1)
+
 static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 {
 	struct kit_out *o = &kit_stdout;
@@ -266,8 +290,29 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 		kit_json_array(&j);
 		for (i = 0; i < v->nwalk; i++) {
 			const struct kit_cgroup_rec *r = &v->walk[i];
+			size_t nlen = strnlen(r->name, KIT_CGROUP_NAME_LEN);
+			char *p;
 
+			if (!cg_path(v, i, &path, &len, 0)) {
+				path = "";
+				len = 0;
+			}
 			kit_json_break(&j);
+			/* formatted in place when nothing needs escaping (the common case) */
+			if (kit_json_is_plain(r->name, nlen) && kit_json_is_plain(path, len)) {
+				kit_json_item(&j);
+				p = kit_out_reserve(o, 128 + nlen + len);
+				if (!p)
+					break;
+				p = kit_fmt_u64(PUT(p, "{\"id\":"), r->id);
+				p = kit_fmt_u64(PUT(p, ",\"level\":"), r->level);
+				p = kit_fmt_u64(PUT(p, ",\"parent\":"), r->parent_id);
+				p = kit_fmt_i64(PUT(p, ",\"procs\":"), r->nr_procs);
+				p = put(PUT(p, ",\"name\":\""), r->name, nlen);
+				p = put(PUT(p, "\",\"path\":\""), path, len);
+				kit_out_commit(o, PUT(p, "\"}"));
+				continue;
+			}
 			kit_json_object(&j);
 			kit_json_kuint(&j, "id", r->id);
 			kit_json_kuint(&j, "level", r->level);
@@ -276,10 +321,7 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 			kit_json_key(&j, "name");
 			kit_json_strn(&j, r->name, KIT_CGROUP_NAME_LEN);
 			kit_json_key(&j, "path");
-			if (cg_path(v, i, &path, &len, 0))
-				kit_json_strn(&j, path, len);
-			else
-				kit_json_str(&j, "");
+			kit_json_strn(&j, path, len);
 			kit_json_object_end(&j);
 		}
 		kit_json_break(&j);
@@ -379,6 +421,7 @@ static const struct option cgroups_opts[] = {
 static int cgroups_run(int argc, char **argv)
 {
 	struct cgroups_in in = { 0, ORDER_PRE };
+	struct cg_view v = {};
 	long long repeat = 1, k;
 	const char *root_arg = NULL;
 	struct kit_prog p = {};
@@ -421,7 +464,6 @@ static int cgroups_run(int argc, char **argv)
 	kit_phase("start");
 	for (k = 0; k < repeat && !rc; k++) {
 		const struct kit_cgroup_bpf__bss *b;
-		struct cg_view v;
 
 		/* Each walk's output goes out before the next walk (and the wait). */
 		if (k) {
@@ -441,14 +483,14 @@ static int cgroups_run(int argc, char **argv)
 			rc = kit_error("no such cgroup: id %llu", in.root_id);
 		} else if (b->ret) {
 			rc = kit_error("bpf_iter_kit_cgroup_new() failed: %s", strerror(-b->ret));
-		} else if (!(rc = cg_view_init(&v, &p))) {
+		} else if (!(rc = cg_view_build(&v, &p))) {
 			cg_print(&v, &in, b->ret);
-			cg_view_free(&v);
 			if (!kit_json && k + 1 < repeat)
 				kit_out_char(&kit_stdout, '\n');
 		}
 		kit_phase("format");
 	}
+	cg_view_free(&v);
 	kit_prog_close(&p);
 	if (!rc)
 		rc = kit_flush();
@@ -483,7 +525,7 @@ static void cgroups_demo(struct kit_demo *d)
 {
 	struct cgroups_in in = { 0, ORDER_PRE };
 	struct kit_prog p = {};
-	struct cg_view v;
+	struct cg_view v = {};
 	size_t i, found = 0;
 	struct statfs sfs;
 	long dirs;
@@ -498,7 +540,8 @@ static void cgroups_demo(struct kit_demo *d)
 			     CGROUP_MOUNT);
 		return;
 	}
-	if (cgroups_walk(&p, &in) || cg_view_init(&v, &p)) {
+	if (cgroups_walk(&p, &in) || cg_view_build(&v, &p)) {
+		cg_view_free(&v);
 		kit_prog_close(&p);
 		d->verdict = KIT_FAIL;
 		return;
