@@ -105,7 +105,8 @@ info "cgroups: B2 and B4 at $CG_POPS cgroups"
 for pop in $CG_POPS; do
 	grow_cgroups $pop
 	walkers $R2 $pop cgroups || echo "@@error walkers cgroups failed"
-	b4 cgroups $pop $R4 21 3
+	# R walks must take long enough to stand out of the noise of one process start
+	if [ "$pop" -lt 1000 ]; then b4 cgroups $pop $R4 51 11; else b4 cgroups $pop $R4 21 3; fi
 done
 
 info "tasks: B2 and B4 at $TASK_POPS tasks"
@@ -114,8 +115,10 @@ for pop in $TASK_POPS; do
 	walkers $R2 $pop tasks || echo "@@error walkers tasks failed"
 	if [ "$pop" -ge 10000 ]; then
 		b4 tasks $pop 5 11 2
-	else
+	elif [ "$pop" -ge 1000 ]; then
 		b4 tasks $pop $R4 21 3
+	else
+		b4 tasks $pop $R4 51 11
 	fi
 done
 echo "@@done"

@@ -177,7 +177,9 @@ def b4(raw):
                       for x in ms.get(f"{base}-walkR", {}) if x in ms.get(f"{base}-walk1", {})}
                 e["loaded_walk_ms"] = quartiles(list(kw.values()))
                 e["baseline_walk_ms"] = quartiles(list(bw.values()))
-                e["loaded_walk_vs_baseline"] = quartiles(ratios(bw, kw))
+                # a difference lost in the noise of starting a process is no figure
+                if min(e["loaded_walk_ms"]["median"], e["baseline_walk_ms"]["median"]) > 0:
+                    e["loaded_walk_vs_baseline"] = quartiles(ratios(bw, kw))
             e["oneshot_json_vs_baseline"] = quartiles(ratios(ms[base], ms[f"{what}-json"])) \
                 if base in ms else None
             e["resident_json_vs_baseline"] = quartiles(
@@ -200,18 +202,16 @@ def goals(res):
     def add(name, value, ok, goal, note=""):
         g.append({"goal": name, "target": goal, "measured": value, "met": ok, "note": note})
     r = res["B1"]["ratio_kit_num"]
-    if r:
-        n = max(r)
+    for n in sorted(x for x in r if x >= 1000):
         q = r[n]
         iqr_ok = q["p25"] >= q["median"] * 0.95 and q["p75"] <= q["median"] * 1.05
-        add(f"B1 kit_num/bpf_iter_num per element (N={n})", q, q["median"] <= 1.05 and iqr_ok,
+        add(f"B1 kit_num/bpf_iter_num per element, N={n}", q, q["median"] <= 1.05 and iqr_ok,
             "<= 1.05, IQR within +-5 %")
-        f = res["B1"]["forms"].get("kit_num", {})
-        big = [f[x]["median"] for x in f if x >= 1000]
-        if big:
-            flat = max(big) / min(big)
-            add("B1 kit_num cost flat in N (max/min per element, N >= 1000)", flat, flat <= 1.2,
-                "<= 1.2")
+    f = res["B1"]["forms"].get("kit_num", {})
+    flat = [f[x]["median"] for x in f if 100 <= x <= 100000]
+    if flat:
+        add("B1 kit_num per element flat in N (max/min, N = 10^2..10^5)", max(flat) / min(flat),
+            max(flat) / min(flat) <= 1.1, "<= 1.1")
     for k, v in res["B2"].items():
         # the goal's populations: 1k and 10k tasks, 1k cgroups (smaller ones are shown, not judged)
         if v["ratio"] and v["population"] >= 1000:
@@ -398,6 +398,39 @@ plot "{b4dat}" using 1:5 with linespoints title "/proc reader (C)", \\
     return made
 
 
+def readme_block(all_res):
+    """The goals of every kernel and its plots, for README.md."""
+    md = []
+    for kver, res in all_res.items():
+        m = res["meta"]
+        md += [f"**Linux {kver}** (commit {m.get('commit', '?')}, {m.get('date', '?')}, VM: "
+               f"{m.get('accel', '?')}):", "", "| goal | target | measured | met |", "|---|---|---|---|"]
+        for g in res["goals"]:
+            md.append(f"| {g['goal']} | {g['target']} | {fq(g['measured'], '', 3)} | "
+                      f"{'yes' if g['met'] else '**no**'} |")
+        md.append("")
+        md += [f"![{p}](bench/{p})" for p in res["plots"]]
+        md.append("")
+    md.append("Medians, interquartile ranges in parentheses; why a goal is missed, and what "
+              "would close it: [docs/performance.md](docs/performance.md).")
+    return "\n".join(md)
+
+
+def update_readme(all_res):
+    path = os.path.join(HERE, "..", "README.md")
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError:
+        return
+    begin, end = "<!-- bench:begin -->", "<!-- bench:end -->"
+    if begin not in text or end not in text:
+        return
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(head + begin + "\n" + readme_block(all_res) + "\n" + end + tail)
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -414,6 +447,7 @@ def main():
         all_res[kver] = res
     with open(os.path.join(HERE, "results.md"), "w") as f:
         f.write(markdown(all_res))
+    update_readme(all_res)
     for res in all_res.values():
         res["population"] = {f"{w}@{p}": v for (w, p), v in res["population"].items()}
     with open(os.path.join(HERE, "results.json"), "w") as f:
