@@ -22,6 +22,32 @@ extern void bpf_cgroup_release(struct cgroup *cgrp) __ksym;
 
 #define CSS_TASK_ITER_PROCS 1
 
+/*
+ * How many css_sets with tasks a cgroup has: struct cgroup's own field until
+ * 7.x moved it into the css (cgroup->self). CO-RE flavours of both, so that
+ * either compiles against any vmlinux.h; the load keeps the one that exists.
+ */
+struct cgroup___v6 {
+	int nr_populated_csets;
+} __attribute__((preserve_access_index));
+
+struct cgroup_subsys_state___v7 {
+	int nr_populated_csets;
+} __attribute__((preserve_access_index));
+
+/* The number of populated css_sets of cg (a read-only cast), -1 if unknown. */
+static int populated_csets(struct cgroup *cg)
+{
+	struct cgroup___v6 *v6 = (void *)cg;
+	struct cgroup_subsys_state___v7 *v7 = (void *)&cg->self;
+
+	if (bpf_core_field_exists(v6->nr_populated_csets))
+		return v6->nr_populated_csets;
+	if (bpf_core_field_exists(v7->nr_populated_csets))
+		return v7->nr_populated_csets;
+	return -1;
+}
+
 __u64 root_id;			/* in: start cgroup id, 0 for the root */
 __u32 order;			/* in: KIT_CGROUP_* order */
 int ret;			/* out: bpf_iter_kit_cgroup_new()'s result */
@@ -61,7 +87,7 @@ static void fill(struct kit_cgroup_rec *r, struct cgroup *cg, bool with_procs)
 	if (!with_procs)
 		return;
 	/* No populated css_set, no member: most cgroups, and no iteration needed. */
-	if (bpf_core_field_exists(u->nr_populated_csets) && !u->nr_populated_csets) {
+	if (!populated_csets(u)) {
 		r->nr_procs = 0;
 		return;
 	}
