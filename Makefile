@@ -53,7 +53,7 @@ VERIFIER_OBJS := $(patsubst tests/verifier/%.bpf.c,$(BUILD)/tests/verifier/%.bpf
 VERIFIER_RUNNER := $(if $(wildcard tests/verifier/runner.c),$(BUILD)/tests/verifier-runner)
 KSFT_DIR ?= /var/cache/iterkit/linux-src/tools/testing/selftests
 
-.PHONY: all module loader tests clean demo check deps deb rpm
+.PHONY: all module loader tests clean demo check check-pkg matrix deps deb rpm
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -144,7 +144,9 @@ $(BUILD)/tests/verifier-runner: tests/verifier/runner.c
 DKMS_FILES := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
 	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
-.PHONY: install-dkms-src
+.PHONY: install-dkms-src print-dkms-files
+print-dkms-files:
+	@echo $(DKMS_FILES)
 install-dkms-src:
 	@test -n "$(DKMS_SRC)" || { echo "usage: make install-dkms-src DKMS_SRC=<dir>" >&2; exit 1; }
 	for f in $(DKMS_FILES); do \
@@ -178,6 +180,13 @@ rpm:
 		iterkit.spec
 	@ls $(PKG)/rpm/RPMS/*/*.rpm $(PKG)/rpm/SRPMS/*.rpm
 
+# rpmlint on what `make rpm` built (RPM_DIR=<dir> for another build), with
+# the filters of packaging/, each justified there.
+RPM_DIR ?= $(PKG)/rpm
+.PHONY: rpmlint
+rpmlint:
+	scripts/rpmlint.sh $(RPM_DIR)
+
 deps:
 	scripts/install-deps.sh
 
@@ -190,6 +199,19 @@ check:
 	scripts/install-deps.sh
 	$(MAKE) tests
 	tests/run-all.sh
+
+# The packages, for real: on this Debian 12 host, and in overlays of the
+# trixie build root (Debian 13, Ubuntu-like and Fedora-like installs).
+check-pkg:
+	scripts/install-deps.sh
+	$(MAKE) all
+	tests/run-all.sh --pkg
+
+# Every kernel of tests/matrix/kernels (KERNELS="<kver>..." for some),
+# each built with its own toolchain and booted in the VM.
+matrix:
+	scripts/install-deps.sh
+	tests/matrix/run $(KERNELS)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

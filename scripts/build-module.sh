@@ -21,11 +21,14 @@
 # kernel's own task_struct and cgroup (kit-btf check).
 #
 # Everything it writes goes under build/kbuild/KVER/ next to this tree.
-# ITERKIT_ROOTFS prefixes /boot, /lib/modules and /sys (tests only).
+# Tests only: ITERKIT_ROOTFS prefixes /boot, /lib/modules and /sys, and
+# ITERKIT_UNAME_R stands for the running kernel's release; ITERKIT_REDUP=0
+# leaves out the second dedup pass (to show what the check catches).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 fs=${ITERKIT_ROOTFS:-}
+running=${ITERKIT_UNAME_R:-$(uname -r)}
 
 die() { echo "iterkit: $*" >&2; exit 1; }
 
@@ -50,10 +53,10 @@ find_base() {
 	local f tried=()
 	if [ -f "$kdir/vmlinux" ]; then echo "headers $kdir/vmlinux"; return 0; fi
 	tried+=("$kdir/vmlinux")
-	if [ "$kver" = "$(uname -r)" ] && [ -r "$fs/sys/kernel/btf/vmlinux" ]; then
+	if [ "$kver" = "$running" ] && [ -r "$fs/sys/kernel/btf/vmlinux" ]; then
 		echo "sysfs $fs/sys/kernel/btf/vmlinux"; return 0
 	fi
-	tried+=("/sys/kernel/btf/vmlinux (only for the running kernel, $(uname -r))")
+	tried+=("/sys/kernel/btf/vmlinux (only for the running kernel, $running)")
 	for f in "$fs/boot/vmlinuz-$kver" "$fs/lib/modules/$kver/vmlinuz"; do
 		if [ -f "$f" ]; then echo "vmlinuz $f"; return 0; fi
 		tried+=("${f#"$fs"}")
@@ -141,10 +144,14 @@ prepare_tree() {
 	mkdir -p "$out/tree"
 	for e in "$kdir"/* "$kdir"/.[!.]*; do
 		[ -e "$e" ] || continue
-		[ "$(basename "$e")" = vmlinux ] && continue
+		case $(basename "$e") in vmlinux | Makefile) continue ;; esac
 		ln -s "$(readlink -f "$e")" "$out/tree/$(basename "$e")"
 	done
 	ln -s "$base" "$out/tree/vmlinux"
+	# The Makefile is a copy: Debian's 7.x headers name their own directory
+	# as KBUILD_OUTPUT, and kbuild rewrites the output tree's Makefile.
+	sed -e "s|$(readlink -f "$kdir")|$out/tree|g" -e "s|$kdir|$out/tree|g" \
+		"$kdir/Makefile" > "$out/tree/Makefile"
 	echo "$out/tree"
 }
 
@@ -189,6 +196,7 @@ echo "iterkit: Linux $kver, headers $kdir, BTF base: $path${kind:+ ($kind)}; $(f
 ITERKIT_PAHOLE=$(command -v "${PAHOLE:-pahole}") ||
 	die "pahole is needed for module BTF (Debian/Ubuntu: pahole, Fedora/RHEL/openSUSE: dwarves)"
 export ITERKIT_PAHOLE ITERKIT_KIT_BTF=$out/kit-btf
+[ "${ITERKIT_REDUP:-1}" = 0 ] && ITERKIT_KIT_BTF=
 rm -f "$top/module/iterkit.ko"
 ${MAKE:-make} -C "$tree" M="$top" PAHOLE="sh $top/scripts/pahole-redup.sh" modules || exit 1
 

@@ -118,9 +118,9 @@ fi
 # Packages: the tools, then whatever debian/control's Build-Depends lists
 # that dpkg-checkbuilddeps still finds missing.
 if [[ " $want " == *" pkg "* ]]; then
-	install dkms dh-dkms debhelper dpkg-dev lintian rpm rpmlint fakeroot
-	need=$(cd "$top" && dpkg-checkbuilddeps 2>&1 | sed -n 's/.*Unmet build dependencies: //p' |
-		sed -E 's/\([^)]*\)//g; s/\|[^ ]*//g' || true)
+	install build-essential dkms dh-dkms debhelper dpkg-dev lintian rpm rpmlint fakeroot
+	need=$(cd "$top" && dpkg-checkbuilddeps 2>&1 | sed -n 's/.*[Uu]nmet build dependencies: //p' |
+		sed -E 's/\([^)]*\)//g; s/\|[^ ]*//g; s/:(native|any)//g' || true)
 	# shellcheck disable=SC2086
 	[ -z "$need" ] || install -t bookworm-backports $need
 fi

@@ -3,7 +3,8 @@
  * kit-btf: the BTF checks and fixes iterkit's module build needs, with
  * nothing but a C compiler (DKMS machines have no bpftool or libbpf-dev).
  *
- *   kit-btf has BTF NAME...       exit 0 when every NAME is a FUNC in BTF
+ *   kit-btf has BTF [NAME...]     exit 0 when BTF parses and every NAME is a
+ *                                 FUNC in it
  *   kit-btf check KO [BASE]       the module's BTF must describe its kfuncs
  *                                 and use BASE's task_struct and cgroup
  *   kit-btf redup BASE SPLIT [DISTILLED]
@@ -234,7 +235,7 @@ static int cmd_has(int argc, char **argv)
 	struct kit_btf b;
 	int i, missing = 0;
 
-	if (argc < 2 || btf_load(&b, argv[0], ".BTF"))
+	if (argc < 1 || btf_load(&b, argv[0], ".BTF"))
 		return 2;
 	for (i = 1; i < argc; i++)
 		if (!btf_has_func(&b, argv[i]))

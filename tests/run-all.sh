@@ -3,21 +3,26 @@
 # `make check`: host suites (tests/host/test_*.sh), then every guest suite in
 # one VM boot. Every suite prints TAP; this counts "ok"/"not ok" lines and
 # ends with "N passed, M failed[, K skipped]". Exit status 1 on any failure.
-#   tests/run-all.sh [--guest] [SUITE...]   (default: all; names as printed
-#                                            "# suite: X"; --guest: no host suites)
+#   tests/run-all.sh [--guest|--pkg] [SUITE...]   (default: all; names as
+#       printed "# suite: X"; --guest: no host suites; --pkg: the package
+#       suites of tests/pkg/ instead, `make check-pkg`)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 log=build/check.log
+guest=
+hostdir=tests/host
+case ${1:-} in
+--guest) guest=1; shift ;;
+--pkg) hostdir=tests/pkg; log=build/check-pkg.log; shift ;;
+esac
 mkdir -p build
 : > "$log"
-guest=
-if [ "${1:-}" = --guest ]; then guest=1; shift; fi
 only="$*"
 
 selected() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
 
-for t in tests/host/test_*.sh; do
+for t in "$hostdir"/test_*.sh; do
 	[ -f "$t" ] && [ -z "$guest" ] || continue
 	name=$(basename "$t" .sh)
 	selected "$name" || continue
@@ -33,8 +38,8 @@ for t in tests/host/test_*.sh; do
 done
 
 guest_only=()
-for s in $only; do [ -f "tests/host/$s.sh" ] || guest_only+=("$s"); done
-if [ -z "$only" ] || [ ${#guest_only[@]} -gt 0 ]; then
+for s in $only; do [ -f "$hostdir/$s.sh" ] || guest_only+=("$s"); done
+if [ "$hostdir" = tests/host ] && { [ -z "$only" ] || [ ${#guest_only[@]} -gt 0 ]; }; then
 	tests/vm/run --timeout "${ITERKIT_VM_TIMEOUT:-2400}" --mem 2048 -- \
 		"sh /iterkit/tests/run-all.sh ${guest_only[*]}" 2>&1 | tee -a "$log"
 	rc=${PIPESTATUS[0]}
