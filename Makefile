@@ -51,7 +51,7 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard 
 VERIFIER_OBJS := $(patsubst tests/verifier/%.bpf.c,$(BUILD)/tests/verifier/%.bpf.o,\
 	$(wildcard tests/verifier/*.bpf.c))
 VERIFIER_RUNNER := $(if $(wildcard tests/verifier/runner.c),$(BUILD)/tests/verifier-runner)
-KSFT_DIR ?= /var/cache/iterkit/linux-src/tools/testing/selftests
+KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/selftests
 
 .PHONY: all module loader tests clean demo check check-pkg matrix deps deb rpm
 .DELETE_ON_ERROR:

@@ -141,6 +141,22 @@ without KF_RCU_PROTECTED norcu make -C "$kdir" M="$t" > "$work/norcu.log" 2>&1
 tap_check "headers without KF_RCU_PROTECTED: the walkers are left out of the build" \
 	sh -c "[ -e '$t/module/iterkit_main.o' ] && [ ! -e '$t/module/kit_task.o' ] && [ ! -e '$t/module/kit_cgroup.o' ]"
 
+# -- build/vmlinux.h follows the kernel it is built for --
+d=$work/vmlinuxh
+mkdir -p "$d/other"
+git ls-files -co --exclude-standard -z | cpio -0 -pdm --quiet "$d/src"
+printf '/* another kernel */\nstruct kit_other_kernel { int x; };\n' > "$d/other/vmlinux.h"
+make -s -C "$d/src" build/vmlinux.h KVER="$kver" > /dev/null 2>&1
+first=$(grep -c 'struct task_struct {' "$d/src/build/vmlinux.h" 2>/dev/null)
+make -s -C "$d/src" build/vmlinux.h KVER=other KDIR="$d/other" > /dev/null 2>&1
+tap_check "vmlinux.h dumped from the target's headers, then replaced for another kernel's" \
+	sh -c "[ '$first' = 1 ] && grep -q kit_other_kernel '$d/src/build/vmlinux.h'"
+make -s -C "$d/src" build/vmlinux.h KVER="$kver" > /dev/null 2>&1
+tap_check "... and back, when KVER is the first kernel again" grep -q 'struct task_struct {' "$d/src/build/vmlinux.h"
+out=$(make -s -C "$d/src" build/vmlinux.h KVER=none KDIR="$d/nowhere" MULTIARCH=none 2>&1)
+tap_contains "no source for vmlinux.h: an error naming them, never the running kernel's /sys" "$out" \
+	"iterkit: no vmlinux.h source: none of $d/nowhere/vmlinux"
+
 # -- kit-btf check: what the build refuses --
 kb=build/kbuild/$kver/kit-btf
 objcopy --remove-section=.BTF module/iterkit.ko "$work/nobtf.ko"
