@@ -53,6 +53,20 @@ build() {
 
 base_of() { sed -n 's/.*BTF base: \(.*\);.*/\1/p' "$work/$1.log"; }
 
+# builds_ok NAME DESCRIPTION UNAME: tree NAME, built against headers without
+# vmlinux while the running kernel is UNAME, must yield a module.
+builds_ok() {
+	local t
+	t=$(tree "$1")
+	if build "$1" "$(headers "$1")" ITERKIT_ROOTFS="$fs" ITERKIT_UNAME_R="$3" &&
+		[ -f "$t/module/iterkit.ko" ]; then
+		tap_ok "$2"
+	else
+		tap_fail "$2"
+		tap_diag "$(tail -n 20 "$work/$1.log")"
+	fi
+}
+
 # -- the BTF base, in order --
 fs=$work/rootfs
 mkdir -p "$fs/boot" "$fs/sys/kernel/btf" "$fs/lib/modules/$kver"
@@ -64,40 +78,19 @@ t=$(tree headers)
 build headers "$(headers headers vmlinux)" ITERKIT_ROOTFS="$fs" ITERKIT_UNAME_R="$kver"
 tap_contains "headers with vmlinux: used first, before sysfs and vmlinuz" "$(base_of headers)" "/vmlinux (headers)"
 
-t=$(tree sysfs)
-if build sysfs "$(headers sysfs)" ITERKIT_ROOTFS="$fs" ITERKIT_UNAME_R="$kver" &&
-	[ -f "$t/module/iterkit.ko" ]; then
-	tap_ok "no vmlinux, running kernel: built against /sys/kernel/btf/vmlinux"
-else
-	tap_fail "no vmlinux, running kernel: built against /sys/kernel/btf/vmlinux"
-	tap_diag "$(tail -n 20 "$work/sysfs.log")"
-fi
+builds_ok sysfs "no vmlinux, running kernel: built against /sys/kernel/btf/vmlinux" "$kver"
 tap_contains "sysfs base reported" "$(base_of sysfs)" "/sys/kernel/btf/vmlinux (sysfs)"
 
-t=$(tree vmlinuz)
-if build vmlinuz "$(headers vmlinuz)" ITERKIT_ROOTFS="$fs" ITERKIT_UNAME_R=another-kernel &&
-	[ -f "$t/module/iterkit.ko" ]; then
-	tap_ok "no vmlinux, another kernel: built against the ELF inside /boot/vmlinuz"
-else
-	tap_fail "no vmlinux, another kernel: built against the ELF inside /boot/vmlinuz"
-	tap_diag "$(tail -n 20 "$work/vmlinuz.log")"
-fi
+builds_ok vmlinuz "no vmlinux, another kernel: built against the ELF inside /boot/vmlinuz" another-kernel
 tap_contains "vmlinuz base reported (sysfs skipped: not the running kernel)" "$(base_of vmlinuz)" "/boot/vmlinuz-$kver (vmlinuz)"
 objcopy --dump-section .BTF="$work/headers.btf" "$kdir/vmlinux" "$work/discard.o"
-objcopy --dump-section .BTF="$work/unpacked.btf" "$t/build/kbuild/$kver/vmlinux" "$work/discard.o" 2>/dev/null
+objcopy --dump-section .BTF="$work/unpacked.btf" "$work/vmlinuz/build/kbuild/$kver/vmlinux" "$work/discard.o" 2>/dev/null
 tap_check "the ELF unpacked from vmlinuz has the headers' .BTF, byte for byte" cmp -s "$work/headers.btf" "$work/unpacked.btf"
 tap_contains "the module built from vmlinuz uses vmlinux's task_struct and cgroup" "$(cat "$work/vmlinuz.log")" \
 	"module/iterkit.ko has BTF that uses the kernel's task_struct and cgroup"
 
 rm "$fs/boot/vmlinuz-$kver"
-t=$(tree packed)
-if build packed "$(headers packed)" ITERKIT_ROOTFS="$fs" ITERKIT_UNAME_R=another-kernel &&
-	[ -f "$t/module/iterkit.ko" ]; then
-	tap_ok "no vmlinux, no vmlinuz: built against /boot/vmlinux-<kver>.xz (openSUSE)"
-else
-	tap_fail "no vmlinux, no vmlinuz: built against /boot/vmlinux-<kver>.xz (openSUSE)"
-	tap_diag "$(tail -n 20 "$work/packed.log")"
-fi
+builds_ok packed "no vmlinux, no vmlinuz: built against /boot/vmlinux-<kver>.xz (openSUSE)" another-kernel
 tap_contains "packed vmlinux base reported" "$(base_of packed)" "/boot/vmlinux-$kver.xz (packed-vmlinux)"
 
 rm "$fs/boot/vmlinux-$kver.xz"

@@ -95,3 +95,30 @@ root_packages() {
 	echo "$sum" > "$d/.sources"
 	echo "$d"
 }
+
+# pkg_test_begin NAME ROOT KVER...: ROOT with those kernels, a copy of the
+# sources ($src) and the packages built in ROOT ($pkg). When the root cannot
+# be had, the test is skipped with the reason; when the packages do not
+# build, it fails. Either way the test ends there.
+pkg_test_begin() {
+	local name=$1 root=$2 why
+	shift 2
+	if ! why=$(root_prepare "$root" "$@"); then
+		tap_skip "$name" "$why"
+		tap_done
+		exit 0
+	fi
+	src=$(src_copy "$name")
+	if ! pkg=$(root_packages "$root"); then
+		tap_fail "packages built in the $root root"
+		tap_diag "$(tail -n 30 "$pkg/build-pkgs.log")"
+		tap_done
+		exit 1
+	fi
+}
+
+# only_headers ROOT OVERLAY KVER: purges every kernel's headers but KVER's.
+only_headers() {
+	in_root "$1" "$2" sh -c "apt-get -y -q purge \$(dpkg-query -W -f='\${Package}\n' 'linux-headers-*' |
+		grep -v -e '$3' -e common) > /dev/null 2>&1"
+}

@@ -16,19 +16,13 @@ root=trixie
 k=7.3.4+deb13-cloud-amd64
 cache=${ITERKIT_CACHE:-/var/cache/iterkit}
 
-if ! why=$(root_prepare $root $k); then
-	tap_skip "Fedora-like package test" "$why"
-	tap_done
-	exit
-fi
-src=$(src_copy fedora-like)
-pkg=$(root_packages $root) || { tap_fail "packages built in the $root root"; tap_diag "$(tail -n 30 "$pkg/build-pkgs.log")"; tap_done; exit; }
+pkg_test_begin fedora-like $root $k
 rpms=$(ls "$pkg"/rpm/RPMS/noarch/iterkit-dkms-"$ver"-*.rpm "$pkg"/rpm/RPMS/x86_64/iterkit-"$ver"-*.rpm \
 	"$pkg"/rpm/RPMS/noarch/iterkit-devel-"$ver"-*.rpm | tr '\n' ' ')
 
 ov=$(overlay_new fedora-like)
-in_root $root "$ov" sh -c "apt-get -y -q purge \$(dpkg-query -W -f='\${Package}\n' 'linux-headers-*' | grep -v -e '$k' -e common) > /dev/null 2>&1
-	rm -f /usr/src/linux-headers-$k/vmlinux /boot/vmlinuz-*
+only_headers $root "$ov" $k
+in_root $root "$ov" sh -c "rm -f /usr/src/linux-headers-$k/vmlinux /boot/vmlinuz-*
 	cp $cache/vmlinuz-$k /lib/modules/$k/vmlinuz
 	sed -i 's/^ID=.*/ID=fedora/; s/^ID_LIKE=.*//' /etc/os-release
 	rpm --initdb"

@@ -42,7 +42,7 @@ rm -rf "$ov"
 
 # -- install with 7.3.4 headers only --
 ov=$(overlay_new $root-dkms)
-in_root $root "$ov" sh -c "apt-get -y -q purge \$(dpkg-query -W -f='\${Package}\n' 'linux-headers-*' | grep -v -e '$k73' -e common) > /dev/null 2>&1"
+only_headers $root "$ov" $k73
 have=$(in_root $root "$ov" sh -c 'ls -d /lib/modules/*/build' | tr '\n' ' ')
 tap_eq "the root starts with 7.3.4's headers alone" "$have" "/lib/modules/$k73/build "
 in_root $root "$ov" apt-get -o DPkg::Lock::Timeout=600 -y -q install "$dkms_deb" "$tool_deb" > "$src/install.log" 2>&1
