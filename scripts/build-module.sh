@@ -163,8 +163,9 @@ features() {
 		f+=("walkers (KF_RCU_PROTECTED)") || f+=("no walkers (no KF_RCU_PROTECTED)")
 	grep -qs 'btf_check_iter_arg' "$src/include/linux/btf.h" && f+=("__iter arguments")
 	"$out/kit-btf" has "$base" bpf_iter_task_new bpf_iter_css_new && f+=("kernel bpf_iter_task/css")
-	local IFS=,
-	echo "${f[*]}"
+	printf '%s' "${f[0]}"
+	printf ', %s' "${f[@]:1}"
+	echo
 }
 
 reason=$(why_not)
