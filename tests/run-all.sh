@@ -3,19 +3,24 @@
 # `make check`: host suites (tests/host/test_*.sh), then every guest suite in
 # one VM boot. Every suite prints TAP; this counts "ok"/"not ok" lines and
 # ends with "N passed, M failed[, K skipped]". Exit status 1 on any failure.
-#   tests/run-all.sh [--guest] [SUITE...]   (default: all; names as printed
-#                                            "# suite: X"; --guest: no host suites)
+#   tests/run-all.sh [--guest|--pkg] [SUITE...]   (default: all; names as
+#       printed "# suite: X"; --guest: no host suites; --pkg: the package
+#       suites of tests/pkg/ instead, `make check-pkg`)
 # Before that line it prints how long each phase took (also kept in
-# build/check-phases.txt); `make check` passes its own phases (dependencies,
-# build) in ITERKIT_PHASES as "NAME MS ...".
+# build/check-phases.txt, or check-pkg-phases.txt); `make check` passes its
+# own phases (dependencies, build) in ITERKIT_PHASES as "NAME MS ...".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 log=build/check.log
+guest=
+hostdir=tests/host
+case ${1:-} in
+--guest) guest=1; shift ;;
+--pkg) hostdir=tests/pkg; log=build/check-pkg.log; shift ;;
+esac
 mkdir -p build
 : > "$log"
-guest=
-if [ "${1:-}" = --guest ]; then guest=1; shift; fi
 only="$*"
 
 selected() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
@@ -28,7 +33,7 @@ if [ -n "${ITERKIT_PHASES:-}" ]; then
 	while [ $# -ge 2 ]; do add_phase "$1" "$2"; shift 2; done
 fi
 
-for t in tests/host/test_*.sh; do
+for t in "$hostdir"/test_*.sh; do
 	[ -f "$t" ] && [ -z "$guest" ] || continue
 	name=$(basename "$t" .sh)
 	selected "$name" || continue
@@ -46,8 +51,8 @@ for t in tests/host/test_*.sh; do
 done
 
 guest_only=()
-for s in $only; do [ -f "tests/host/$s.sh" ] || guest_only+=("$s"); done
-if [ -z "$only" ] || [ ${#guest_only[@]} -gt 0 ]; then
+for s in $only; do [ -f "$hostdir/$s.sh" ] || guest_only+=("$s"); done
+if [ "$hostdir" = tests/host ] && { [ -z "$only" ] || [ ${#guest_only[@]} -gt 0 ]; }; then
 	t0=$(now_ms)
 	# The guest stamps its uptime before each suite and at the end ("# @t=S").
 	tests/vm/run --timeout "${ITERKIT_VM_TIMEOUT:-2400}" --mem 2048 -- \
@@ -76,7 +81,7 @@ fi
 		case $1 in vm:boot | vm:other | guest:*) ;; *) total=$((total + $2)) ;; esac
 	done
 	printf '#   %-28s %7.1f\n' "total" "$(awk -v m="$total" 'BEGIN { print m / 1000 }')"
-} | tee build/check-phases.txt
+} | tee "${log%.log}-phases.txt"
 
 pass=$(grep -E '^ok ' "$log" | grep -vc '# SKIP')
 skip=$(grep -E '^ok ' "$log" | grep -c '# SKIP')
