@@ -28,33 +28,24 @@ __s64 sum;		/* out: what the loop added up (the runner checks it) */
 		barrier_var(s);	\
 	} while (0)
 
-SEC("syscall")
-int loop_kit_num(void *ctx)
-{
-	__u64 t0 = bpf_ktime_get_ns();
-	__s64 s = 0;
-	int *v;
-
-	bpf_for_each(kit_num, v, 0, n)
-		BODY(s, *v);
-	elapsed = bpf_ktime_get_ns() - t0;
-	sum = s;
-	return 0;
+/* One loop over an open-coded iterator; the two programs differ in its name only. */
+#define LOOP_OVER(prog, iter)					\
+SEC("syscall")							\
+int prog(void *ctx)						\
+{								\
+	__u64 t0 = bpf_ktime_get_ns();				\
+	__s64 s = 0;						\
+	int *v;							\
+								\
+	bpf_for_each(iter, v, 0, n)				\
+		BODY(s, *v);					\
+	elapsed = bpf_ktime_get_ns() - t0;			\
+	sum = s;						\
+	return 0;						\
 }
 
-SEC("syscall")
-int loop_num(void *ctx)
-{
-	__u64 t0 = bpf_ktime_get_ns();
-	__s64 s = 0;
-	int *v;
-
-	bpf_for_each(num, v, 0, n)
-		BODY(s, *v);
-	elapsed = bpf_ktime_get_ns() - t0;
-	sum = s;
-	return 0;
-}
+LOOP_OVER(loop_kit_num, kit_num)
+LOOP_OVER(loop_num, num)
 
 static long loop_cb(__u64 i, void *ctx)
 {

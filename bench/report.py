@@ -269,6 +269,14 @@ def fq(q, unit="", digits=2):
     return f"{q['median']:.{digits}f}{unit} ({q['p25']:.{digits}f}-{q['p75']:.{digits}f})"
 
 
+def goal_rows(res):
+    rows = ["| goal | target | measured | met |", "|---|---|---|---|"]
+    for g in res["goals"]:
+        rows.append(f"| {g['goal']} | {g['target']} | {fq(g['measured'], '', 3)} | "
+                    f"{verdict(g['met'])} |")
+    return rows
+
+
 def markdown(all_res):
     md = ["# Benchmark results", "",
           "Written by `make bench` (bench/run, bench/report.py) from bench/raw/. Each figure is",
@@ -284,10 +292,7 @@ def markdown(all_res):
                f"host: {m.get('host', '?')}", ""]
         if res["errors"]:
             md += ["Errors during the run: " + "; ".join(res["errors"]), ""]
-        md += ["### Goals", "", "| goal | target | measured | met |", "|---|---|---|---|"]
-        for g in res["goals"]:
-            md.append(f"| {g['goal']} | {g['target']} | {fq(g['measured'], '', 3)} | "
-                      f"{verdict(g['met'])} |")
+        md += ["### Goals", ""] + goal_rows(res)
         md += ["", "### B1: per-element cost of a loop, ns (inside the program, less the empty loop)",
                "", "| N | kit_num | bpf_iter_num | bpf_loop | for | kit_num / bpf_iter_num |",
                "|---|---|---|---|---|---|"]
@@ -412,10 +417,7 @@ def readme_block(all_res):
     for kver, res in all_res.items():
         m = res["meta"]
         md += [f"**Linux {kver}** (commit {m.get('commit', '?')}, {m.get('date', '?')}, VM: "
-               f"{m.get('accel', '?')}):", "", "| goal | target | measured | met |", "|---|---|---|---|"]
-        for g in res["goals"]:
-            md.append(f"| {g['goal']} | {g['target']} | {fq(g['measured'], '', 3)} | "
-                      f"{verdict(g['met'])} |")
+               f"{m.get('accel', '?')}):", ""] + goal_rows(res)
         md.append("")
         md += [f"![{p}](bench/{p})" for p in res["plots"]]
         md.append("")

@@ -23,21 +23,28 @@ unsigned int mode;	/* in: task flags (KIT_TASK_*) or cgroup order (KIT_CGROUP_*)
 __u64 elapsed;		/* out: ns around the walk */
 __u64 count;		/* out: elements */
 
+/* One timed walk counting the elements; ARGS... after the iterator's state. */
+#define TIMED_WALK(iter, cur, args...)					\
+	({								\
+		__u64 t0, c = 0;					\
+									\
+		bpf_rcu_read_lock();					\
+		t0 = bpf_ktime_get_ns();				\
+		bpf_for_each(iter, cur, args) {				\
+			c++;						\
+			barrier_var(c);					\
+		}							\
+		elapsed = bpf_ktime_get_ns() - t0;			\
+		bpf_rcu_read_unlock();					\
+		count = c;						\
+	})
+
 SEC("syscall")
 int walk_kit_task(void *ctx)
 {
 	struct task_struct *t;
-	__u64 t0, c = 0;
 
-	bpf_rcu_read_lock();
-	t0 = bpf_ktime_get_ns();
-	bpf_for_each(kit_task, t, 0, mode) {
-		c++;
-		barrier_var(c);
-	}
-	elapsed = bpf_ktime_get_ns() - t0;
-	bpf_rcu_read_unlock();
-	count = c;
+	TIMED_WALK(kit_task, t, 0, mode);
 	return 0;
 }
 
@@ -45,17 +52,8 @@ SEC("syscall")
 int walk_task(void *ctx)
 {
 	struct task_struct *t;
-	__u64 t0, c = 0;
 
-	bpf_rcu_read_lock();
-	t0 = bpf_ktime_get_ns();
-	bpf_for_each(task, t, NULL, mode) {
-		c++;
-		barrier_var(c);
-	}
-	elapsed = bpf_ktime_get_ns() - t0;
-	bpf_rcu_read_unlock();
-	count = c;
+	TIMED_WALK(task, t, NULL, mode);
 	return 0;
 }
 
@@ -63,17 +61,8 @@ SEC("syscall")
 int walk_kit_cgroup(void *ctx)
 {
 	struct cgroup *cg;
-	__u64 t0, c = 0;
 
-	bpf_rcu_read_lock();
-	t0 = bpf_ktime_get_ns();
-	bpf_for_each(kit_cgroup, cg, 0, mode) {
-		c++;
-		barrier_var(c);
-	}
-	elapsed = bpf_ktime_get_ns() - t0;
-	bpf_rcu_read_unlock();
-	count = c;
+	TIMED_WALK(kit_cgroup, cg, 0, mode);
 	return 0;
 }
 
@@ -82,20 +71,11 @@ int walk_css(void *ctx)
 {
 	struct cgroup *root = bpf_cgroup_from_id(1);	/* the v2 root */
 	struct cgroup_subsys_state *pos;
-	__u64 t0, c = 0;
 
 	if (!root)
 		return 1;
-	bpf_rcu_read_lock();
-	t0 = bpf_ktime_get_ns();
-	bpf_for_each(css, pos, &root->self, mode) {
-		c++;
-		barrier_var(c);
-	}
-	elapsed = bpf_ktime_get_ns() - t0;
-	bpf_rcu_read_unlock();
+	TIMED_WALK(css, pos, &root->self, mode);
 	bpf_cgroup_release(root);
-	count = c;
 	return 0;
 }
 

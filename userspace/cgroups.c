@@ -39,13 +39,9 @@ static int cgroups_load(struct kit_prog *p, uint32_t room)
 	if (!s)
 		return -ENOMEM;
 	s->maps.records.max_entries = room;
-	kit_lskel_log_setup(&s->ctx);
-	err = kit_cgroup_bpf__load(s);
-	kit_lskel_log_show(&s->ctx);
-	if (err) {
-		kit_cgroup_bpf__destroy(s);
-		return err < 0 ? err : -err;
-	}
+	err = KIT_LSKEL_LOAD(kit_cgroup, s);
+	if (err)
+		return err;
 	p->skel = s;
 	p->prog_fd = s->progs.kit_cgroup_walk.prog_fd;
 	p->bss_fd = s->maps.bss.map_fd;
@@ -258,15 +254,6 @@ static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len,
 	return true;
 }
 
-/* Writes s (n bytes) at p; returns the end. */
-static char *put(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-#define PUT(p, lit) put(p, lit, sizeof(lit) - 1)
-
 static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 {
 	struct kit_out *o = &kit_stdout;
@@ -304,13 +291,13 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 				p = kit_out_reserve(o, 128 + nlen + len);
 				if (!p)
 					break;
-				p = kit_fmt_u64(PUT(p, "{\"id\":"), r->id);
-				p = kit_fmt_u64(PUT(p, ",\"level\":"), r->level);
-				p = kit_fmt_u64(PUT(p, ",\"parent\":"), r->parent_id);
-				p = kit_fmt_i64(PUT(p, ",\"procs\":"), r->nr_procs);
-				p = put(PUT(p, ",\"name\":\""), r->name, nlen);
-				p = put(PUT(p, "\",\"path\":\""), path, len);
-				kit_out_commit(o, PUT(p, "\"}"));
+				p = kit_fmt_u64(KIT_PUT(p, "{\"id\":"), r->id);
+				p = kit_fmt_u64(KIT_PUT(p, ",\"level\":"), r->level);
+				p = kit_fmt_u64(KIT_PUT(p, ",\"parent\":"), r->parent_id);
+				p = kit_fmt_i64(KIT_PUT(p, ",\"procs\":"), r->nr_procs);
+				p = kit_put(KIT_PUT(p, ",\"name\":\""), r->name, nlen);
+				p = kit_put(KIT_PUT(p, "\",\"path\":\""), path, len);
+				kit_out_commit(o, KIT_PUT(p, "\"}"));
 				continue;
 			}
 			kit_json_object(&j);

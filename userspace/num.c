@@ -19,13 +19,9 @@ static int num_load(struct kit_prog *p, uint32_t room)
 
 	if (!s)
 		return -ENOMEM;
-	kit_lskel_log_setup(&s->ctx);
-	err = kit_num_bpf__load(s);
-	kit_lskel_log_show(&s->ctx);
-	if (err) {
-		kit_num_bpf__destroy(s);
-		return err < 0 ? err : -err;
-	}
+	err = KIT_LSKEL_LOAD(kit_num, s);
+	if (err)
+		return err;
 	p->skel = s;
 	p->prog_fd = s->progs.kit_num_walk.prog_fd;
 	p->bss_fd = s->maps.bss.map_fd;

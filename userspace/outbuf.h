@@ -75,6 +75,16 @@ static inline void kit_out_commit(struct kit_out *o, const char *end)
 {
 	o->len = end - o->p;
 }
+/* Copies n bytes of s to p (inside a reserved piece); returns the end. */
+static inline char *kit_put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* kit_put() of a string literal. */
+#define KIT_PUT(p, lit) kit_put(p, lit, sizeof(lit) - 1)
+
 /* Writes the decimal digits of v at p; returns the end. At most 20 (21) bytes. */
 char *kit_fmt_u64(char *p, uint64_t v);
 char *kit_fmt_i64(char *p, int64_t v);

@@ -21,13 +21,9 @@ static int seq_load(struct kit_prog *p, uint32_t room)
 
 	if (!s)
 		return -ENOMEM;
-	kit_lskel_log_setup(&s->ctx);
-	err = testmod_seq_bpf__load(s);
-	kit_lskel_log_show(&s->ctx);
-	if (err) {
-		testmod_seq_bpf__destroy(s);
-		return err < 0 ? err : -err;
-	}
+	err = KIT_LSKEL_LOAD(testmod_seq, s);
+	if (err)
+		return err;
 	p->skel = s;
 	p->prog_fd = s->progs.testmod_seq_walk.prog_fd;
 	p->bss_fd = s->maps.bss.map_fd;

@@ -33,13 +33,9 @@ static int tasks_load(struct kit_prog *p, uint32_t room)
 	if (!s)
 		return -ENOMEM;
 	s->maps.records.max_entries = room;
-	kit_lskel_log_setup(&s->ctx);
-	err = kit_task_bpf__load(s);
-	kit_lskel_log_show(&s->ctx);
-	if (err) {
-		kit_task_bpf__destroy(s);
-		return err < 0 ? err : -err;
-	}
+	err = KIT_LSKEL_LOAD(kit_task, s);
+	if (err)
+		return err;
 	p->skel = s;
 	p->prog_fd = s->progs.kit_task_walk.prog_fd;
 	p->bss_fd = s->maps.bss.map_fd;
@@ -134,15 +130,6 @@ static size_t comm_len(const struct kit_task_rec *r)
 	return strnlen(r->comm, sizeof(r->comm));
 }
 
-/* Writes s (n bytes, plain: see kit_json_is_plain) at p; returns the end. */
-static char *put(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-#define PUT(p, lit) put(p, lit, sizeof(lit) - 1)
-
 /*
  * One task per line. The records are formatted in place, in one piece each
  * (this loop is most of a walk's cost with the program loaded); a comm that
@@ -168,18 +155,18 @@ static void print_json(struct kit_out *o, const struct kit_task_rec *v, size_t n
 		p = kit_out_reserve(o, 192);
 		if (!p)
 			break;
-		p = kit_fmt_i64(PUT(p, "{\"pid\":"), r->tgid);
-		p = kit_fmt_i64(PUT(p, ",\"tid\":"), r->pid);
-		p = kit_fmt_i64(PUT(p, ",\"ppid\":"), r->ppid);
-		p = kit_fmt_u64(PUT(p, ",\"uid\":"), r->uid);
-		p = PUT(p, ",\"state\":\"");
+		p = kit_fmt_i64(KIT_PUT(p, "{\"pid\":"), r->tgid);
+		p = kit_fmt_i64(KIT_PUT(p, ",\"tid\":"), r->pid);
+		p = kit_fmt_i64(KIT_PUT(p, ",\"ppid\":"), r->ppid);
+		p = kit_fmt_u64(KIT_PUT(p, ",\"uid\":"), r->uid);
+		p = KIT_PUT(p, ",\"state\":\"");
 		*p++ = state_letter(r);
-		p = kit_fmt_i64(PUT(p, "\",\"threads\":"), r->nr_threads);
-		p = r->flags & PF_KTHREAD_BIT ? PUT(p, ",\"kthread\":true") : PUT(p, ",\"kthread\":false");
+		p = kit_fmt_i64(KIT_PUT(p, "\",\"threads\":"), r->nr_threads);
+		p = r->flags & PF_KTHREAD_BIT ? KIT_PUT(p, ",\"kthread\":true") : KIT_PUT(p, ",\"kthread\":false");
 		if (kit_json_is_plain(r->comm, clen)) {
-			p = PUT(p, ",\"comm\":\"");
-			p = put(p, r->comm, clen);
-			p = PUT(p, "\"}");
+			p = KIT_PUT(p, ",\"comm\":\"");
+			p = kit_put(p, r->comm, clen);
+			p = KIT_PUT(p, "\"}");
 			kit_out_commit(o, p);
 			continue;
 		}

@@ -85,6 +85,22 @@ uint32_t kit_room_for(uint64_t n);
 void kit_lskel_log_setup(struct bpf_loader_ctx *ctx);
 void kit_lskel_log_show(const struct bpf_loader_ctx *ctx);
 
+/*
+ * Loads the light skeleton s of NAME_bpf (its verifier log on -v); on
+ * failure destroys it. 0 or -errno.
+ */
+#define KIT_LSKEL_LOAD(name, s)							\
+	({									\
+		int __err;							\
+										\
+		kit_lskel_log_setup(&(s)->ctx);					\
+		__err = name##_bpf__load(s);					\
+		kit_lskel_log_show(&(s)->ctx);					\
+		if (__err)							\
+			name##_bpf__destroy(s);					\
+		__err < 0 ? __err : -__err;					\
+	})
+
 /* The pin directory of this build's programs (KIT_PIN_ROOT/<build id>). */
 const char *kit_pin_dir(void);
 
