@@ -6,7 +6,10 @@ bench/results.md and the plots bench/*.png (gnuplot). Every figure is a
 median over interleaved rounds, with its interquartile range; every ratio
 is taken round by round (A and B of the same round), then its median.
 
-    python3 bench/report.py bench/raw/*.txt
+    python3 bench/report.py [--readme KERNEL] bench/raw/*.txt
+
+--readme KERNEL: README.md shows that kernel's goals and plots (default:
+every kernel's), and names the others.
 """
 import json
 import os
@@ -411,22 +414,28 @@ plot "{b4dat}" using 1:5 with linespoints title "/proc reader (C)", \\
     return made
 
 
-def readme_block(all_res):
-    """The goals of every kernel and its plots, for README.md."""
+def readme_block(all_res, only=None):
+    """The goals and plots of one kernel (or of every one), for README.md."""
     md = []
-    for kver, res in all_res.items():
+    shown = [k for k in all_res if not only or k == only] or list(all_res)
+    for kver in shown:
+        res = all_res[kver]
         m = res["meta"]
         md += [f"**Linux {kver}** (commit {m.get('commit', '?')}, {m.get('date', '?')}, VM: "
                f"{m.get('accel', '?')}):", ""] + goal_rows(res)
         md.append("")
         md += [f"![{p}](bench/{p})" for p in res["plots"]]
         md.append("")
+    others = [k for k in all_res if k not in shown]
+    if others:
+        md += ["Also measured, in [bench/results.md](bench/results.md): " +
+               ", ".join(f"Linux {k}" for k in others) + ".", ""]
     md.append("Medians, interquartile ranges in parentheses; why a goal is missed, and what "
               "would close it: [docs/performance.md](docs/performance.md).")
     return "\n".join(md)
 
 
-def update_readme(all_res):
+def update_readme(all_res, only=None):
     path = os.path.join(HERE, "..", "README.md")
     try:
         text = open(path, encoding="utf-8").read()
@@ -438,15 +447,19 @@ def update_readme(all_res):
     head, rest = text.split(begin, 1)
     _, tail = rest.split(end, 1)
     with open(path, "w", encoding="utf-8") as f:
-        f.write(head + begin + "\n" + readme_block(all_res) + "\n" + end + tail)
+        f.write(head + begin + "\n" + readme_block(all_res, only) + "\n" + end + tail)
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    only = None
+    if len(args) >= 2 and args[0] == "--readme":
+        only, args = args[1], args[2:]
+    if not args:
         print(__doc__, file=sys.stderr)
         return 2
     all_res = {}
-    for path in sys.argv[1:]:
+    for path in args:
         kver = os.path.basename(path)[:-4] if path.endswith(".txt") else os.path.basename(path)
         raw = parse(path)
         res = {"meta": raw["meta"], "errors": raw["errors"], "have": raw["have"],
@@ -457,7 +470,7 @@ def main():
         all_res[kver] = res
     with open(os.path.join(HERE, "results.md"), "w") as f:
         f.write(markdown(all_res))
-    update_readme(all_res)
+    update_readme(all_res, only)
     for res in all_res.values():
         res["population"] = {f"{w}@{p}": v for (w, p), v in res["population"].items()}
     with open(os.path.join(HERE, "results.json"), "w") as f:
