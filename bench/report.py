@@ -206,8 +206,9 @@ def goals(res, kver):
         g.append({"goal": name, "target": goal, "measured": value, "met": ok, "note": note})
     r = res["B1"]["ratio_kit_num"]
     # From 7.3 the verifier inlines bpf_iter_num_*: the ratio is the point of comparison there,
-    # the goal is for the kfunc-against-kfunc kernels (6.12).
-    inlined = int(re.match(r"(\d+)", kver).group(1)) >= 7 if re.match(r"\d+", kver) else False
+    # the goal is for the kernels where both are kfunc calls (6.12 ... 7.2).
+    m = re.match(r"(\d+)\.(\d+)", kver)
+    inlined = bool(m) and (int(m.group(1)), int(m.group(2))) >= (7, 3)
     for n in sorted(x for x in r if x >= 1000):
         q = r[n]
         iqr_ok = q["p25"] >= q["median"] * 0.95 and q["p75"] <= q["median"] * 1.05
