@@ -40,7 +40,10 @@ USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace
 USER_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -lzstd
 
 LOADER_PROGS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
-LOADER_SKELS := $(patsubst %,$(BUILD)/bpf/%.skel.h,$(LOADER_PROGS))
+# The loader embeds light skeletons: relocations and kfunc lookups happen in
+# the kernel, so it needs neither libbpf nor libelf at run time.
+LOADER_LSKELS := $(patsubst %,$(BUILD)/bpf/%.lskel.h,$(LOADER_PROGS))
+LOADER_SKELS := $(LOADER_LSKELS) $(BUILD)/bpf/progs_id.h
 LOADER_SRCS := $(wildcard userspace/*.c)
 
 TEST_PROGS := $(patsubst tests/progs/%.bpf.c,%,$(wildcard tests/progs/*.bpf.c))
@@ -53,7 +56,7 @@ VERIFIER_OBJS := $(patsubst tests/verifier/%.bpf.c,$(BUILD)/tests/verifier/%.bpf
 VERIFIER_RUNNER := $(if $(wildcard tests/verifier/runner.c),$(BUILD)/tests/verifier-runner)
 KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/selftests
 
-.PHONY: all module loader tests clean demo check check-pkg matrix deps deb rpm
+.PHONY: all module loader tests clean demo check check-pkg matrix deps deb rpm bench bench-progs
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -96,11 +99,19 @@ $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wild
 %.skel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(notdir $*)_bpf > $@
 
+%.lskel.h: %.bpf.o
+	$(BPFTOOL) gen skeleton -L $< name $(notdir $*)_bpf > $@
+
+# Names the pin directory of `iterkit load`: programs of another build are never reused.
+$(BUILD)/bpf/progs_id.h: $(LOADER_LSKELS)
+	printf '#define KIT_PROGS_ID "%s"\n' "$$(cat $^ | sha1sum | cut -c1-12)" > $@
+
 iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
-	$(CC) $(USER_CFLAGS) $(CFLAGS) $(CPPFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(LDFLAGS) $(USER_LIBS)
+	$(CC) $(USER_CFLAGS) $(CFLAGS) $(CPPFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(LDFLAGS)
 
 tests: all $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER) \
-	$(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko
+	$(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko \
+	$(BUILD)/tests/iterkit-nowalkers.ko
 
 # Broken copies of the module for the life-cycle test: no BTF at all, and
 # BTF the kernel cannot parse. Both must be refused by iterkit's init.
@@ -120,6 +131,18 @@ $(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*
 		{ echo "no kselftest_harness.h: run scripts/install-deps.sh test"; exit 1; }
 	$(CC) $(USER_CFLAGS) -Wno-sign-compare -Wno-clobbered -I$(BUILD)/tests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS)
 
+# The module as kernels 6.4-6.6 build it, without the walkers: the loader's
+# test checks what `iterkit demo` and the walk commands do then. Built from
+# a copy of the sources (mtimes kept), never mixed with module/'s objects.
+NOWALKERS := $(BUILD)/nowalkers
+MODULE_SRCS := $(filter-out %.mod.c,$(wildcard module/*.c)) $(wildcard module/*.h)
+$(BUILD)/tests/iterkit-nowalkers.ko: Kbuild module/Kbuild $(MODULE_SRCS)
+	@mkdir -p $(NOWALKERS)/module $(@D)
+	cp -p Kbuild $(NOWALKERS)/
+	cp -p module/Kbuild $(MODULE_SRCS) $(NOWALKERS)/module/
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(NOWALKERS) iterkit_walkers= modules
+	cp $(NOWALKERS)/module/iterkit.ko $@
+
 # Programs the tests drive (not suites themselves): tests/helpers/<h>.c.
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS)
 	@mkdir -p $(@D)
@@ -138,6 +161,34 @@ $(BUILD)/tests/verifier-selftest/%.bpf.o: tests/verifier-selftest/%.bpf.c bpf/it
 $(BUILD)/tests/verifier-runner: tests/verifier/runner.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LIBS)
+
+# Benchmarks (make bench): BPF programs and runners from bench/, built into
+# build/tests/bench/ so that the test VM carries them; bench/run boots it.
+BENCH_PROGS := $(patsubst bench/%.bpf.c,%,$(wildcard bench/*.bpf.c))
+BENCH_OBJS := $(patsubst %,$(BUILD)/tests/bench/%.bpf.o,$(BENCH_PROGS))
+BENCH_SKELS := $(patsubst %,$(BUILD)/bench/%.skel.h,$(BENCH_PROGS))
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/tests/bench/%,$(filter-out %.bpf.c,$(wildcard bench/*.c)))
+
+$(BUILD)/tests/bench/%.bpf.o: bench/%.bpf.c bpf/iterkit.bpf.h $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bench/%.skel.h: $(BUILD)/tests/bench/%.bpf.o
+	@mkdir -p $(@D)
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(BUILD)/tests/bench/%: bench/%.c $(BENCH_SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -I$(BUILD)/bench $< -o $@ $(USER_LIBS)
+
+$(BUILD)/tests/bench/guest.sh: bench/guest.sh
+	@mkdir -p $(@D)
+	cp $< $@
+
+bench-progs: all $(BENCH_OBJS) $(BENCH_BINS) $(BUILD)/tests/bench/guest.sh
+
+bench:
+	bench/run
 
 # What the -dkms packages ship in /usr/src/iterkit-<version>: the module's
 # sources and what builds them (dkms.conf is installed by the packaging).
@@ -195,10 +246,11 @@ demo:
 	$(MAKE) all
 	tests/vm/run -- 'insmod iterkit.ko && iterkit demo'
 
+# Each step's time goes into tests/run-all.sh's table of phases.
 check:
-	scripts/install-deps.sh
-	$(MAKE) tests
-	tests/run-all.sh
+	@t0=$$(date +%s%3N) && scripts/install-deps.sh && t1=$$(date +%s%3N) && \
+	$(MAKE) tests && t2=$$(date +%s%3N) && \
+	ITERKIT_PHASES="deps $$((t1 - t0)) build $$((t2 - t1))" tests/run-all.sh
 
 # The packages, for real: on this Debian 12 host, and in overlays of the
 # trixie build root (Debian 13, Ubuntu-like and Fedora-like installs).

@@ -3,7 +3,8 @@
 # bookworm-backports only. Idempotent: installs only what is missing. In a
 # newer Debian (the project's trixie/sid build roots, a Debian 13 machine)
 # the same packages come from that release's own sources.
-#   scripts/install-deps.sh [build] [vm] [test] [pkg]   (default: all)
+#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench]
+#   (default: build vm test pkg; bench only when asked, by make bench)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
@@ -113,6 +114,11 @@ if [[ " $want " == *" test "* ]]; then
 			'*/scripts/const_structs.checkpatch'
 		as_root touch "$src/.done"
 	fi
+fi
+
+# make bench: its report (python3), plots (gnuplot) and procps ps to compare with.
+if [[ " $want " == *" bench "* ]]; then
+	install python3 gnuplot-nox procps
 fi
 
 # Packages: the tools, then whatever debian/control's Build-Depends lists
