@@ -56,6 +56,11 @@ VERIFIER_OBJS := $(patsubst tests/verifier/%.bpf.c,$(BUILD)/tests/verifier/%.bpf
 VERIFIER_RUNNER := $(if $(wildcard tests/verifier/runner.c),$(BUILD)/tests/verifier-runner)
 KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/selftests
 
+# What the -dkms packages ship in /usr/src/iterkit-<version>: the module's
+# sources and what builds them (dkms.conf is installed by the packaging).
+DKMS_FILES := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
+	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
+	scripts/pahole-redup.sh scripts/kit-btf.c
 .PHONY: all module loader tests clean demo check check-pkg matrix deps deb rpm bench bench-progs
 .DELETE_ON_ERROR:
 .SECONDARY:
@@ -135,12 +140,10 @@ $(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*
 # test checks what `iterkit demo` and the walk commands do then. Built from
 # a copy of the sources (mtimes kept), never mixed with module/'s objects.
 NOWALKERS := $(BUILD)/nowalkers
-MODULE_SRCS := $(filter-out %.mod.c,$(wildcard module/*.c)) $(wildcard module/*.h)
-$(BUILD)/tests/iterkit-nowalkers.ko: Kbuild module/Kbuild $(MODULE_SRCS)
-	@mkdir -p $(NOWALKERS)/module $(@D)
-	cp -p Kbuild $(NOWALKERS)/
-	cp -p module/Kbuild $(MODULE_SRCS) $(NOWALKERS)/module/
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(NOWALKERS) iterkit_walkers= modules
+$(BUILD)/tests/iterkit-nowalkers.ko: $(DKMS_FILES)
+	@mkdir -p $(@D)
+	$(MAKE) -s install-dkms-src DKMS_SRC=$(CURDIR)/$(NOWALKERS)
+	+$(MAKE) -C $(NOWALKERS) -f scripts/module.mk KVER=$(KVER) KDIR=$(KDIR) iterkit_walkers=
 	cp $(NOWALKERS)/module/iterkit.ko $@
 
 # Programs the tests drive (not suites themselves): tests/helpers/<h>.c.
@@ -190,11 +193,6 @@ bench-progs: all $(BENCH_OBJS) $(BENCH_BINS) $(BUILD)/tests/bench/guest.sh
 bench:
 	bench/run
 
-# What the -dkms packages ship in /usr/src/iterkit-<version>: the module's
-# sources and what builds them (dkms.conf is installed by the packaging).
-DKMS_FILES := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
-	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
-	scripts/pahole-redup.sh scripts/kit-btf.c
 .PHONY: install-dkms-src print-dkms-files
 print-dkms-files:
 	@echo $(DKMS_FILES)

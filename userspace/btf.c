@@ -118,32 +118,62 @@ static bool kit_btf_load(void)
 	return true;
 }
 
-bool kit_module_has_func(const char *name)
+/*
+ * Whether the raw BTF at @hdr describes a function @name. Split BTF (a
+ * module's) numbers its own strings after its base's @base_str_len bytes.
+ */
+static bool kit_btf_has_func(const struct btf_header *hdr, __u32 base_str_len, const char *name)
 {
-	const char *types, *strs, *p, *end;
-	const struct btf_header *h;
+	const char *data = (const char *)hdr, *types, *strs, *p, *end;
 
-	if (!kit_btf_load())
-		return false;
-	h = kit_btf.hdr;
-	types = kit_btf.data + h->hdr_len + h->type_off;
-	strs = kit_btf.data + h->hdr_len + h->str_off;
-	end = types + h->type_len;
+	types = data + hdr->hdr_len + hdr->type_off;
+	strs = data + hdr->hdr_len + hdr->str_off;
+	end = types + hdr->type_len;
 	for (p = types; p + sizeof(struct btf_type) <= end;) {
 		const struct btf_type *t = (const struct btf_type *)p;
 		long extra = kit_btf_extra(t);
 
 		if (extra < 0)
 			break;
-		/* Names of a split BTF's own strings start after vmlinux's. */
-		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC && t->name_off >= kit_btf.base_str_len &&
-		    t->name_off - kit_btf.base_str_len < h->str_len &&
-		    !strncmp(strs + (t->name_off - kit_btf.base_str_len), name,
-			     h->str_len - (t->name_off - kit_btf.base_str_len)))
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC && t->name_off >= base_str_len &&
+		    t->name_off - base_str_len < hdr->str_len &&
+		    !strncmp(strs + (t->name_off - base_str_len), name,
+			     hdr->str_len - (t->name_off - base_str_len)))
 			return true;
 		p += sizeof(*t) + extra;
 	}
 	return false;
+}
+
+bool kit_module_has_func(const char *name)
+{
+	return kit_btf_load() && kit_btf_has_func(kit_btf.hdr, kit_btf.base_str_len, name);
+}
+
+/*
+ * Whether the running kernel's own BTF describes function @name: how
+ * `iterkit status` tells what the kernel supports (bpf_iter_num_new: open-
+ * coded iterators; bpf_iter_task_new: KF_RCU_PROTECTED walkers), whatever
+ * version number a distribution kernel carries.
+ */
+bool kit_kernel_has_func(const char *name)
+{
+	static char *data;
+	static size_t len;
+	static bool tried;
+	const struct btf_header *h;
+
+	if (!tried) {
+		tried = true;
+		data = kit_read_file(KIT_VMLINUX_BTF, 256u << 20, &len);
+	}
+	if (!data || len < sizeof(*h))
+		return false;
+	h = (const struct btf_header *)data;
+	if (h->magic != BTF_MAGIC || (size_t)h->hdr_len + h->type_off + h->type_len > len ||
+	    (size_t)h->hdr_len + h->str_off + h->str_len > len)
+		return false;
+	return kit_btf_has_func(h, 0, name);
 }
 
 bool kit_module_has_iter(const char *iter)

@@ -389,7 +389,7 @@ static int cg_parse_order(const char *s, unsigned int *order)
 static int cgroups_walk(struct kit_prog *p, const struct cgroups_in *in)
 {
 	if (!kit_module_has_iter("kit_cgroup"))
-		return kit_error("the iterkit module has no kit_cgroup kfuncs (the walkers need Linux 6.7 or newer)");
+		return kit_error("the iterkit module has no kit_cgroup kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline 6.7)");
 	if (!p->type && kit_prog_open(p, &kit_prog_cgroups, kit_room_for(cgroups_estimate())))
 		return 1;
 	return kit_prog_walk(p, cgroups_set_inputs, in);
@@ -519,7 +519,7 @@ static void cgroups_demo(struct kit_demo *d)
 	int ret;
 
 	if (!kit_module_has_iter("kit_cgroup")) {
-		kit_demo_set(d, KIT_SKIP, "not in this module: the walkers need Linux 6.7 or newer");
+		kit_demo_set(d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline 6.7)");
 		return;
 	}
 	if (statfs(CGROUP_MOUNT, &sfs) || sfs.f_type != CGROUP2_MAGIC) {

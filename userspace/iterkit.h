@@ -95,6 +95,7 @@ int kit_require_module(void);
 
 /* Whether the module's BTF has this function (so its kfunc is registered). */
 bool kit_module_has_func(const char *name);
+bool kit_kernel_has_func(const char *name);
 /* The iterator's three kfuncs are all there. */
 bool kit_module_has_iter(const char *iter);
 

@@ -9,29 +9,25 @@
 #include "iterkit.h"
 #include "walk.h"
 
-/* The iterators iterkit can carry, and the kernel each one needs. */
+/*
+ * The iterators iterkit can carry, and the kernel feature each one needs,
+ * found in the kernel's BTF rather than from its version (the mainline
+ * version is there for people).
+ */
 static const struct {
 	const char *name;
-	int major, minor;
+	const char *feature;	/* a kernel kfunc that comes with that feature */
+	const char *mainline;
 } kit_iters[] = {
-	{ "kit_num", 6, 4 },
-	{ "testmod_seq", 6, 4 },
-	{ "kit_task", 6, 7 },
-	{ "kit_cgroup", 6, 7 },
+	{ "kit_num", "bpf_iter_num_new", "6.4" },
+	{ "testmod_seq", "bpf_iter_num_new", "6.4" },
+	{ "kit_task", "bpf_iter_task_new", "6.7" },
+	{ "kit_cgroup", "bpf_iter_task_new", "6.7" },
 };
 
 #define KIT_NITERS (sizeof(kit_iters) / sizeof(kit_iters[0]))
 
 static const char *const kit_ops[] = { "new", "next", "destroy" };
-
-static bool kernel_at_least(const char *release, int major, int minor)
-{
-	int ma = 0, mi = 0;
-
-	if (sscanf(release, "%d.%d", &ma, &mi) != 2)
-		return false;
-	return ma > major || (ma == major && mi >= minor);
-}
 
 /* Which of an iterator's three kfuncs the module's BTF describes (bit per op). */
 static unsigned int iter_kfuncs(const char *iter)
@@ -49,7 +45,7 @@ static unsigned int iter_kfuncs(const char *iter)
 
 static int status_run(int argc, char **argv)
 {
-	bool loaded, have_btf, supported, usable, resident;
+	bool loaded, have_btf, supported, walkers, usable, resident;
 	unsigned int masks[KIT_NITERS], i;
 	struct kit_out *o = &kit_stdout;
 	struct kit_args a;
@@ -66,7 +62,8 @@ static int status_run(int argc, char **argv)
 		return kit_usage_error("status takes no arguments (got '%s')", a.pos[0]);
 
 	uname(&u);
-	supported = kernel_at_least(u.release, 6, 4);
+	supported = kit_kernel_has_func("bpf_iter_num_new");
+	walkers = kit_kernel_has_func("bpf_iter_task_new");
 	loaded = access("/sys/module/iterkit", F_OK) == 0;
 	have_btf = access("/sys/kernel/btf/iterkit", R_OK) == 0;
 	resident = stat(kit_pin_dir(), &st) == 0;
@@ -85,6 +82,7 @@ static int status_run(int argc, char **argv)
 		kit_json_kstr(&j, "kernel", u.release);
 		kit_json_kbool(&j, "kernel_supported", supported);
 		kit_json_kstr(&j, "minimum_kernel", "6.4");
+		kit_json_kbool(&j, "kernel_walkers", walkers);
 		kit_json_kbool(&j, "module_loaded", loaded);
 		kit_json_kbool(&j, "module_btf", have_btf);
 		kit_json_key(&j, "iterators");
@@ -95,8 +93,8 @@ static int status_run(int argc, char **argv)
 
 			kit_json_object(&j);
 			kit_json_kstr(&j, "name", kit_iters[i].name);
-			snprintf(name, sizeof(name), "%d.%d", kit_iters[i].major, kit_iters[i].minor);
-			kit_json_kstr(&j, "needs_kernel", name);
+			kit_json_kstr(&j, "needs_kernel", kit_iters[i].mainline);
+			kit_json_kstr(&j, "needs_kernel_func", kit_iters[i].feature);
 			kit_json_kbool(&j, "available", masks[i] == 7);
 			kit_json_key(&j, "kfuncs");
 			kit_json_array(&j);
@@ -119,8 +117,10 @@ static int status_run(int argc, char **argv)
 		kit_json_object_end(&j);
 		kit_json_end(&j);
 	} else {
-		kit_out_printf(o, "kernel:        %s (%s; iterkit needs 6.4+, the walkers 6.7+)\n", u.release,
-			       supported ? "supported" : "NOT supported");
+		kit_out_printf(o, "kernel:        %s (%s; walkers %s)\n", u.release,
+			       supported ? "open-coded iterators in its BTF" :
+			       "NOT supported: no open-coded iterators (no bpf_iter_num_new in its BTF)",
+			       walkers ? "supported" : "not supported (no bpf_iter_task_new: no KF_RCU_PROTECTED)");
 		kit_out_printf(o, "module:        %s\n", loaded ? "loaded" : "not loaded (modprobe iterkit)");
 		kit_out_printf(o, "module BTF:    %s\n", have_btf ? "/sys/kernel/btf/iterkit" :
 			       loaded ? "MISSING: kfuncs not registered" : "-");
@@ -131,8 +131,8 @@ static int status_run(int argc, char **argv)
 				why = "available";
 			else if (!have_btf)
 				why = "-";
-			else if (!kernel_at_least(u.release, kit_iters[i].major, kit_iters[i].minor))
-				why = "not built: needs Linux 6.7+ (KF_RCU_PROTECTED)";
+			else if (!kit_kernel_has_func(kit_iters[i].feature))
+				why = "not built: the kernel lacks KF_RCU_PROTECTED (mainline 6.7)";
 			else
 				why = "missing from the module's BTF";
 			kit_out_printf(o, "%-14s %s", kit_iters[i].name, why);

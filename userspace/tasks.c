@@ -93,7 +93,7 @@ static void tasks_set_inputs(void *bss, const void *in)
 static int tasks_walk(struct kit_prog *p, const struct tasks_in *in)
 {
 	if (!kit_module_has_iter("kit_task"))
-		return kit_error("the iterkit module has no kit_task kfuncs (the walkers need Linux 6.7 or newer)");
+		return kit_error("the iterkit module has no kit_task kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline 6.7)");
 	if (!p->type && kit_prog_open(p, &kit_prog_tasks, kit_room_for(tasks_estimate())))
 		return 1;
 	return kit_prog_walk(p, tasks_set_inputs, in);
@@ -432,7 +432,7 @@ static void tasks_demo(struct kit_demo *d)
 	bool pass;
 
 	if (!kit_module_has_iter("kit_task")) {
-		kit_demo_set(d, KIT_SKIP, "not in this module: the walkers need Linux 6.7 or newer");
+		kit_demo_set(d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline 6.7)");
 		return;
 	}
 	if (tasks_walk(&p, &in)) {

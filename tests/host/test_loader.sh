@@ -181,6 +181,7 @@ tap_eq "status exits 0 with the module" "$(rc status)" 0
 tap_contains "status: kit_num available" "$(get status)" "kit_num        available"
 tap_contains "status: testmod_seq available" "$(get status)" "testmod_seq    available"
 check_json status_json '.module_loaded and .module_btf and .usable and .kernel_supported' "loaded, BTF, usable"
+check_json status_json '.kernel_supported and .kernel_walkers and ([.iterators[].needs_kernel_func] | unique) == ["bpf_iter_num_new","bpf_iter_task_new"]' "kernel support read from the kernel's BTF (bpf_iter_num_new, bpf_iter_task_new)"
 check_json status_json '[.iterators[] | select(.name=="kit_num") | .kfuncs[]] == ["bpf_iter_kit_num_new","bpf_iter_kit_num_next","bpf_iter_kit_num_destroy"]' "kit_num kfuncs listed"
 check_json status_json '[.iterators[] | select(.name=="testmod_seq") | .available] == [true]' "testmod_seq available"
 check_json status_json ".kernel == \"$(scripts/kver.sh)\"" "running kernel reported"
