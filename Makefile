@@ -12,22 +12,38 @@ BPFTOOL ?= bpftool
 CC ?= gcc
 VERSION := $(shell cat VERSION)
 
-# vmlinux.h comes from the target kernel's BTF; the running kernel's as a fallback.
-VMLINUX_BTF ?= $(firstword $(wildcard $(KDIR)/vmlinux) /sys/kernel/btf/vmlinux)
+MULTIARCH := $(shell gcc -dumpmachine)
+
+# vmlinux.h for the BPF programs comes from a declared source, never from
+# whatever kernel the build machine runs: VMLINUX_H=<file> when given (the
+# packages name theirs), else the target kernel's headers: their vmlinux
+# (Debian 6.12.16+) or vmlinux.h (Fedora/RHEL kernel-devel), else Debian's
+# linux-bpf-dev. build/vmlinux.h follows when that choice changes (KVER).
+VMLINUX_H ?= $(firstword $(wildcard $(KDIR)/vmlinux $(KDIR)/vmlinux.h \
+	/usr/include/$(MULTIARCH)/linux/bpf/vmlinux.h))
+
+# __TARGET_ARCH_<arch> for the BPF programs' tracing macros: the build
+# machine's architecture, in the kernel's names.
+BPF_ARCH := $(patsubst x86_64,x86,$(patsubst i%86,x86,$(patsubst aarch64%,arm64,\
+	$(patsubst s390x,s390,$(patsubst ppc64%,powerpc,$(patsubst riscv64,riscv,\
+	$(patsubst loongarch64,loongarch,$(shell uname -m))))))))
 
 # Kernels from 6.19 are built with -fms-extensions, and their vmlinux.h embeds
 # structs as anonymous members ("struct slock_owned;"): without the flag
 # clang drops those members, and with -Werror it stops.
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 	-fms-extensions -Wno-microsoft-anon-tag \
-	-I$(BUILD) -Ibpf -I/usr/include/$(shell gcc -dumpmachine)
+	-I$(BUILD) -Ibpf -I/usr/include/$(MULTIARCH)
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace \
 	-DITERKIT_VERSION='"$(VERSION)"'
 # libbpf 1.4 is linked in statically (bookworm's shared libbpf1 is 1.1); libelf/zlib stay shared.
 USER_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -lzstd
 
 LOADER_PROGS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
-LOADER_SKELS := $(patsubst %,$(BUILD)/bpf/%.skel.h,$(LOADER_PROGS))
+# The loader embeds light skeletons: relocations and kfunc lookups happen in
+# the kernel, so it needs neither libbpf nor libelf at run time.
+LOADER_LSKELS := $(patsubst %,$(BUILD)/bpf/%.lskel.h,$(LOADER_PROGS))
+LOADER_SKELS := $(LOADER_LSKELS) $(BUILD)/bpf/progs_id.h
 LOADER_SRCS := $(wildcard userspace/*.c)
 
 TEST_PROGS := $(patsubst tests/progs/%.bpf.c,%,$(wildcard tests/progs/*.bpf.c))
@@ -38,24 +54,40 @@ HELPER_BINS := $(patsubst tests/helpers/%.c,$(BUILD)/tests/helpers/%,$(wildcard 
 VERIFIER_OBJS := $(patsubst tests/verifier/%.bpf.c,$(BUILD)/tests/verifier/%.bpf.o,\
 	$(wildcard tests/verifier/*.bpf.c))
 VERIFIER_RUNNER := $(if $(wildcard tests/verifier/runner.c),$(BUILD)/tests/verifier-runner)
-KSFT_DIR ?= /var/cache/iterkit/linux-src/tools/testing/selftests
+KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/selftests
 
-.PHONY: all module loader tests test-bins clean demo check check-debug deps deb rpm
+# What the -dkms packages ship in /usr/src/iterkit-<version>: the module's
+# sources and what builds them (dkms.conf is installed by the packaging).
+DKMS_FILES := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
+	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
+	scripts/pahole-redup.sh scripts/kit-btf.c
+.PHONY: all module loader tests test-bins clean demo check check-debug check-pkg matrix deps deb rpm bench bench-progs
 .DELETE_ON_ERROR:
 .SECONDARY:
 
 all: module loader
 
 module:
-	@test -d $(KDIR) || { echo "iterkit: no kernel build tree at $(KDIR); install the kernel's headers (Debian: linux-headers-$(or $(KVER),\$$(uname -r))) or run scripts/install-deps.sh" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
-	@sh scripts/check-btf.sh module/iterkit.ko
+	+@$(MAKE) -f scripts/module.mk KVER=$(KVER) KDIR=$(KDIR)
 
 loader: iterkit
 
-$(BUILD)/vmlinux.h:
+# The name of the chosen source, rewritten only when it changes, so that
+# build/vmlinux.h is remade for another kernel and only then.
+$(BUILD)/vmlinux.src: FORCE
 	@mkdir -p $(@D)
-	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@
+	@test -n "$(VMLINUX_H)" || { echo "iterkit: no vmlinux.h source: none of $(KDIR)/vmlinux, $(KDIR)/vmlinux.h, /usr/include/$(MULTIARCH)/linux/bpf/vmlinux.h exists; install the kernel's headers (Debian: linux-headers-$(KVER), or linux-bpf-dev) or pass VMLINUX_H=<file>" >&2; exit 1; }
+	@echo "$(abspath $(VMLINUX_H))" | cmp -s - $@ || echo "$(abspath $(VMLINUX_H))" > $@
+
+$(BUILD)/vmlinux.h: $(BUILD)/vmlinux.src
+	@mkdir -p $(@D)
+	@case "$(VMLINUX_H)" in \
+	*.h) echo "  VMLINUX.H $(VMLINUX_H)"; cp "$(VMLINUX_H)" $@ ;; \
+	*) echo "  VMLINUX.H $(VMLINUX_H) (bpftool btf dump)"; $(BPFTOOL) btf dump file "$(VMLINUX_H)" format c > $@ ;; \
+	esac
+
+.PHONY: FORCE
+FORCE:
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/iterkit.bpf.h $(BUILD)/vmlinux.h
 	@mkdir -p $(@D)
@@ -88,10 +120,18 @@ $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wild
 %.skel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(notdir $*)_bpf > $@
 
-iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
-	$(CC) $(USER_CFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(USER_LIBS)
+%.lskel.h: %.bpf.o
+	$(BPFTOOL) gen skeleton -L $< name $(notdir $*)_bpf > $@
 
-tests: all test-bins $(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko
+# Names the pin directory of `iterkit load`: programs of another build are never reused.
+$(BUILD)/bpf/progs_id.h: $(LOADER_LSKELS)
+	printf '#define KIT_PROGS_ID "%s"\n' "$$(cat $^ | sha1sum | cut -c1-12)" > $@
+
+iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
+	$(CC) $(USER_CFLAGS) $(CFLAGS) $(CPPFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(LDFLAGS)
+
+tests: all test-bins $(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko \
+	$(BUILD)/tests/iterkit-nowalkers.ko
 
 # The test programs alone, without the module and the loader (check-debug
 # builds them with BUILD=build/debug against the debug kernel).
@@ -119,6 +159,16 @@ $(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*
 		{ echo "no kselftest_harness.h: run scripts/install-deps.sh test"; exit 1; }
 	$(CC) $(USER_CFLAGS) -Wno-sign-compare -Wno-clobbered -I$(BUILD)/tests/progs -Itests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS) -lpthread
 
+# The module as kernels 6.4-6.6 build it, without the walkers: the loader's
+# test checks what `iterkit demo` and the walk commands do then. Built from
+# a copy of the sources (mtimes kept), never mixed with module/'s objects.
+NOWALKERS := $(BUILD)/nowalkers
+$(BUILD)/tests/iterkit-nowalkers.ko: $(DKMS_FILES)
+	@mkdir -p $(@D)
+	$(MAKE) -s install-dkms-src DKMS_SRC=$(CURDIR)/$(NOWALKERS)
+	+$(MAKE) -C $(NOWALKERS) -f scripts/module.mk KVER=$(KVER) KDIR=$(KDIR) iterkit_walkers=
+	cp $(NOWALKERS)/module/iterkit.ko $@
+
 # Programs the tests drive (not suites themselves): tests/helpers/<h>.c.
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS)
 	@mkdir -p $(@D)
@@ -138,20 +188,76 @@ $(BUILD)/tests/verifier-runner: tests/verifier/runner.c
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LIBS)
 
+# Benchmarks (make bench): BPF programs and runners from bench/, built into
+# build/tests/bench/ so that the test VM carries them; bench/run boots it.
+BENCH_PROGS := $(patsubst bench/%.bpf.c,%,$(wildcard bench/*.bpf.c))
+BENCH_OBJS := $(patsubst %,$(BUILD)/tests/bench/%.bpf.o,$(BENCH_PROGS))
+BENCH_SKELS := $(patsubst %,$(BUILD)/bench/%.skel.h,$(BENCH_PROGS))
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/tests/bench/%,$(filter-out %.bpf.c,$(wildcard bench/*.c)))
+
+$(BUILD)/tests/bench/%.bpf.o: bench/%.bpf.c bpf/iterkit.bpf.h $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bench/%.skel.h: $(BUILD)/tests/bench/%.bpf.o
+	@mkdir -p $(@D)
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@
+
+$(BUILD)/tests/bench/%: bench/%.c $(BENCH_SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -I$(BUILD)/bench $< -o $@ $(USER_LIBS)
+
+$(BUILD)/tests/bench/guest.sh: bench/guest.sh
+	@mkdir -p $(@D)
+	cp $< $@
+
+bench-progs: all $(BENCH_OBJS) $(BENCH_BINS) $(BUILD)/tests/bench/guest.sh
+
+bench:
+	bench/run
+
+.PHONY: install-dkms-src print-dkms-files
+print-dkms-files:
+	@echo $(DKMS_FILES)
+install-dkms-src:
+	@test -n "$(DKMS_SRC)" || { echo "usage: make install-dkms-src DKMS_SRC=<dir>" >&2; exit 1; }
+	for f in $(DKMS_FILES); do \
+		case $$f in *.sh) m=0755 ;; *) m=0644 ;; esac; \
+		install -D -m $$m $$f $(DKMS_SRC)/$$f || exit 1; \
+	done
+
 # Packages, built from a clean copy of the sources under build/pkg/.
 PKG := $(BUILD)/pkg
 deb:
+	scripts/install-deps.sh pkg
 	rm -rf $(PKG)/deb && mkdir -p $(PKG)/deb
 	scripts/srcdist.sh $(PKG)/deb/iterkit-$(VERSION)
 	cd $(PKG)/deb/iterkit-$(VERSION) && dpkg-buildpackage -us -uc -b
 	@ls $(PKG)/deb/*.deb
 
+# On Debian, rpmbuild cannot see Fedora's build dependencies (--nodeps): the
+# same tools come from install-deps.sh, vmlinux.h from linux-bpf-dev, and
+# _modulesloaddir (systemd-rpm-macros on Fedora) is given. Debian's
+# brp-compress needs bash (read -d) but is run with /bin/sh: run it with bash;
+# it has no find-debuginfo to strip the loader, as Fedora's build does.
 rpm:
+	scripts/install-deps.sh pkg
 	rm -rf $(PKG)/rpm && mkdir -p $(PKG)/rpm/SOURCES
 	scripts/srcdist.sh $(PKG)/rpm/iterkit-$(VERSION)
 	tar -C $(PKG)/rpm -czf $(PKG)/rpm/SOURCES/iterkit-$(VERSION).tar.gz iterkit-$(VERSION)
-	rpmbuild -ba --nodeps --define "_topdir $(CURDIR)/$(PKG)/rpm" iterkit.spec
+	rpmbuild -ba --nodeps --define "_topdir $(CURDIR)/$(PKG)/rpm" \
+		--define "vmlinux_h /usr/include/$(MULTIARCH)/linux/bpf/vmlinux.h" \
+		--define "_modulesloaddir /usr/lib/modules-load.d" \
+		--define "__os_install_post bash /usr/lib/rpm/brp-compress /usr; strip --strip-unneeded %{buildroot}%{_sbindir}/iterkit" \
+		iterkit.spec
 	@ls $(PKG)/rpm/RPMS/*/*.rpm $(PKG)/rpm/SRPMS/*.rpm
+
+# rpmlint on what `make rpm` built (RPM_DIR=<dir> for another build), with
+# the filters of packaging/, each justified there.
+RPM_DIR ?= $(PKG)/rpm
+.PHONY: rpmlint
+rpmlint:
+	scripts/rpmlint.sh $(RPM_DIR)
 
 deps:
 	scripts/install-deps.sh
@@ -161,10 +267,24 @@ demo:
 	$(MAKE) all
 	tests/vm/run -- 'insmod iterkit.ko && iterkit demo'
 
+# Each step's time goes into tests/run-all.sh's table of phases.
 check:
+	@t0=$$(date +%s%3N) && scripts/install-deps.sh && t1=$$(date +%s%3N) && \
+	$(MAKE) tests && t2=$$(date +%s%3N) && \
+	ITERKIT_PHASES="deps $$((t1 - t0)) build $$((t2 - t1))" tests/run-all.sh
+
+# The packages, for real: on this Debian 12 host, and in overlays of the
+# trixie build root (Debian 13, Ubuntu-like and Fedora-like installs).
+check-pkg:
 	scripts/install-deps.sh
-	$(MAKE) tests
-	tests/run-all.sh
+	$(MAKE) all
+	tests/run-all.sh --pkg
+
+# Every kernel of tests/matrix/kernels (KERNELS="<kver>..." for some),
+# each built with its own toolchain and booted in the VM.
+matrix:
+	scripts/install-deps.sh
+	tests/matrix/run $(KERNELS)
 
 # The guest suites at full strength in a debug kernel (KASAN, lockdep,
 # PROVE_RCU, UBSAN, kmemleak, ...), built once and cached; see

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kit_cgroup end to end: one walk of the cgroup v2 hierarchy inside one RCU
- * read-side section, one ring buffer record per cgroup.
+ * read-side section, one record per cgroup in a memory-mapped array that
+ * the loader sized before loading.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -10,51 +11,88 @@
 #include "shared.h"
 #include "kit_cgroup.h"
 
-/* The kernel's own css_task iterator, to count member processes. */
+/* The kernel's own css_task iterator (6.7+, like the walkers), to count member processes. */
 extern int bpf_iter_css_task_new(struct bpf_iter_css_task *it,
-				 struct cgroup_subsys_state *css, unsigned int flags) __ksym __weak;
-extern struct task_struct *bpf_iter_css_task_next(struct bpf_iter_css_task *it) __ksym __weak;
-extern void bpf_iter_css_task_destroy(struct bpf_iter_css_task *it) __ksym __weak;
+				 struct cgroup_subsys_state *css, unsigned int flags) __ksym;
+extern struct task_struct *bpf_iter_css_task_next(struct bpf_iter_css_task *it) __ksym;
+extern void bpf_iter_css_task_destroy(struct bpf_iter_css_task *it) __ksym;
 
-extern struct cgroup *bpf_cgroup_acquire(struct cgroup *cgrp) __ksym __weak;
-extern void bpf_cgroup_release(struct cgroup *cgrp) __ksym __weak;
+extern struct cgroup *bpf_cgroup_acquire(struct cgroup *cgrp) __ksym;
+extern void bpf_cgroup_release(struct cgroup *cgrp) __ksym;
 
 #define CSS_TASK_ITER_PROCS 1
+
+/*
+ * How many css_sets with tasks a cgroup has: struct cgroup's own field until
+ * 7.x moved it into the css (cgroup->self). CO-RE flavours of both, so that
+ * either compiles against any vmlinux.h; the load keeps the one that exists.
+ */
+struct cgroup___v6 {
+	int nr_populated_csets;
+} __attribute__((preserve_access_index));
+
+struct cgroup_subsys_state___v7 {
+	int nr_populated_csets;
+} __attribute__((preserve_access_index));
+
+/* The number of populated css_sets of cg (a read-only cast), -1 if unknown. */
+static int populated_csets(struct cgroup *cg)
+{
+	struct cgroup___v6 *v6 = (void *)cg;
+	struct cgroup_subsys_state___v7 *v7 = (void *)&cg->self;
+
+	if (bpf_core_field_exists(v6->nr_populated_csets))
+		return v6->nr_populated_csets;
+	if (bpf_core_field_exists(v7->nr_populated_csets))
+		return v7->nr_populated_csets;
+	return -1;
+}
 
 __u64 root_id;			/* in: start cgroup id, 0 for the root */
 __u32 order;			/* in: KIT_CGROUP_* order */
 int ret;			/* out: bpf_iter_kit_cgroup_new()'s result */
-__u64 count;			/* out: cgroups the walk yielded */
-__u64 dropped;			/* out: records the ring buffer had no room for */
+__u64 count;			/* out: cgroups the walk yielded (records beyond the array are not kept) */
+__u32 nr_ancestors;		/* out: the start and its ancestors, root last */
 __u64 nprocs;			/* scratch: processes of the current cgroup */
 
 struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 4 << 20);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct kit_cgroup_rec);
+	__uint(max_entries, 1);		/* the loader sizes it before loading */
 } records SEC(".maps");
 
-static void emit(struct cgroup *cg, __u32 kind, bool with_procs)
-{
-	struct kit_cgroup_rec *r;
-	struct cgroup *parent;
+/* The start's ancestor chain, so the loader can name paths above the start. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct kit_cgroup_rec);
+	__uint(max_entries, KIT_CGROUP_MAX_ANCESTORS);
+} ancestors SEC(".maps");
 
-	r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
-	if (!r) {
-		dropped++;
+static void fill(struct kit_cgroup_rec *r, struct cgroup *cg, bool with_procs)
+{
+	/* Read-only cast: pointer fields become plain loads (see kit_task.bpf.c). */
+	struct cgroup *u = bpf_core_cast(cg, struct cgroup);
+	struct cgroup_subsys_state *parent = u->self.parent;
+
+	r->id = u->kn->id;
+	r->parent_id = parent ? parent->cgroup->kn->id : 0;
+	r->level = u->level;
+	r->nr_procs = -1;
+	if (bpf_probe_read_kernel_str(r->name, sizeof(r->name), u->kn->name) < 0)
+		r->name[0] = 0;
+	if (!with_procs)
+		return;
+	/* No populated css_set, no member: most cgroups, and no iteration needed. */
+	if (!populated_csets(u)) {
+		r->nr_procs = 0;
 		return;
 	}
-	r->id = BPF_CORE_READ(cg, kn, id);
-	parent = BPF_CORE_READ(cg, self.parent, cgroup);
-	r->parent_id = parent ? BPF_CORE_READ(parent, kn, id) : 0;
-	r->level = BPF_CORE_READ(cg, level);
-	r->kind = kind;
-	r->pad = 0;
-	r->nr_procs = -1;
-	if (bpf_probe_read_kernel_str(r->name, sizeof(r->name), BPF_CORE_READ(cg, kn, name)) < 0)
-		r->name[0] = 0;
-	/* css_task wants a trusted css: a walked cgroup is only RCU-protected. */
-	if (with_procs && bpf_ksym_exists(bpf_iter_css_task_new) &&
-	    bpf_ksym_exists(bpf_cgroup_acquire)) {
+	{
+		/* css_task wants a trusted css: a walked cgroup is only RCU-protected. */
 		struct cgroup *held = bpf_cgroup_acquire(cg);
 		struct task_struct *t;
 
@@ -66,7 +104,6 @@ static void emit(struct cgroup *cg, __u32 kind, bool with_procs)
 			bpf_cgroup_release(held);
 		}
 	}
-	bpf_ringbuf_submit(r, 0);
 }
 
 SEC("syscall")
@@ -74,20 +111,32 @@ int kit_cgroup_walk(void *ctx)
 {
 	struct cgroup *cg;
 
-	if (!bpf_ksym_exists(bpf_iter_kit_cgroup_new))
-		return KIT_ERR_NO_KFUNC;
-
+	/* Outputs start from zero on every run: a resident program is run many times. */
+	count = 0;
+	nr_ancestors = 0;
 	bpf_rcu_read_lock();
-	bpf_for_each(kit_cgroup, cg, root_id, KIT_CGROUP_ANCESTORS_UP)
-		emit(cg, KIT_CGROUP_REC_ANCESTOR, false);
+	bpf_for_each(kit_cgroup, cg, root_id, KIT_CGROUP_ANCESTORS_UP) {
+		__u32 slot = nr_ancestors;
+		struct kit_cgroup_rec *r = bpf_map_lookup_elem(&ancestors, &slot);
+
+		if (!r)
+			break;
+		nr_ancestors = slot + 1;
+		fill(r, cg, false);
+	}
 
 	{
 		struct bpf_iter_kit_cgroup it;
 
 		ret = bpf_iter_kit_cgroup_new(&it, root_id, order);
 		while ((cg = bpf_iter_kit_cgroup_next(&it))) {
-			count++;
-			emit(cg, KIT_CGROUP_REC_WALK, true);
+			__u32 slot = count;
+			struct kit_cgroup_rec *r;
+
+			count = slot + 1;
+			r = bpf_map_lookup_elem(&records, &slot);
+			if (r)
+				fill(r, cg, true);
 		}
 		bpf_iter_kit_cgroup_destroy(&it);
 	}

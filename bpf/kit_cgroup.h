@@ -7,18 +7,11 @@
 /* Deepest start whose full path the loader can rebuild. */
 #define KIT_CGROUP_MAX_ANCESTORS 64
 
-enum kit_cgroup_rec_kind {
-	KIT_CGROUP_REC_WALK = 0,	/* yielded by the walk, in order */
-	KIT_CGROUP_REC_ANCESTOR = 1,	/* the start and its ancestors, for paths */
-};
-
 struct kit_cgroup_rec {
 	__u64 id;		/* cgroup v2 id = inode number of its directory */
 	__u64 parent_id;	/* 0 for the root */
 	__u32 level;		/* 0 for the root */
 	__s32 nr_procs;		/* member processes; -1 when not counted */
-	__u32 kind;
-	__u32 pad;
 	char name[KIT_CGROUP_NAME_LEN];
 };
 

@@ -6,7 +6,4 @@
 /* How many elements a walk reports one by one (the rest are only counted). */
 #define KIT_MAX_SHOWN 64
 
-/* Program return value: the iterator's kfuncs are not in the kernel. */
-#define KIT_ERR_NO_KFUNC 1
-
 #endif

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel-version differences that iterkit builds across (6.4 and newer).
- * Feature macros are tested where the kernel has them; Kbuild passes the
- * rest (ITERKIT_WALKERS, ITERKIT_ITER_ARGS) from the kernel version.
+ * Differences between the kernels iterkit builds for: mainline 6.4 and
+ * newer, and distribution kernels that backported open-coded iterators
+ * under older version numbers. Everything is keyed on features, never on
+ * LINUX_VERSION_CODE: macros are tested here, and Kbuild passes what it
+ * finds in the headers (ITERKIT_WALKERS, ITERKIT_ITER_ARGS).
  */
 #ifndef _ITERKIT_COMPAT_H
 #define _ITERKIT_COMPAT_H
@@ -10,9 +12,9 @@
 #include <linux/btf.h>
 #include <linux/btf_ids.h>
 
-/* Kbuild stops older builds first; this catches a kernel that lacks them anyway. */
+/* Kbuild stops such builds first; this catches a kernel that lacks them anyway. */
 #ifndef KF_ITER_NEW
-#error "iterkit needs Linux 6.4 or newer (open-coded BPF iterators)"
+#error "this kernel has no open-coded BPF iterator support (no KF_ITER_NEW)"
 #endif
 
 /* 6.9 added BTF_KFUNCS_START and made register_btf_kfunc_id_set() demand it. */
@@ -31,8 +33,8 @@
 #endif
 
 /*
- * ITERKIT_WALKERS (6.7+): the walkers need KF_RCU_PROTECTED, with which the
- * verifier keeps a whole walk inside one RCU read-side section.
+ * ITERKIT_WALKERS (mainline 6.7+): the walkers need KF_RCU_PROTECTED, with
+ * which the verifier keeps a whole walk inside one RCU read-side section.
  */
 #if defined(ITERKIT_WALKERS) && !defined(KF_RCU_PROTECTED)
 #error "the task and cgroup walkers need KF_RCU_PROTECTED (Linux 6.7 or newer)"

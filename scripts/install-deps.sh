@@ -1,9 +1,14 @@
 #!/bin/bash
 # Installs what iterkit needs on Debian 12 (bookworm), from bookworm and
-# bookworm-backports only. Idempotent: installs only what is missing.
-#   scripts/install-deps.sh [build] [vm] [test] [pkg] [debug]
-#   (default: build vm test pkg; debug: what the debug kernel build needs)
+# bookworm-backports only. Idempotent: installs only what is missing. In a
+# newer Debian (the project's trixie/sid build roots, a Debian 13 machine)
+# the same packages come from that release's own sources.
+#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench] [debug]
+#   (default: build vm test pkg; bench and debug only when asked, by make
+#   bench and make check-debug)
 set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
 
 CACHE=${ITERKIT_CACHE:-/var/cache/iterkit}
 BPO_FILE=/etc/apt/sources.list.d/iterkit-bookworm-backports.list
@@ -27,7 +32,7 @@ apt_update() {
 	updated=1
 }
 
-if ! have_backports; then
+if [ "$codename" = bookworm ] && ! have_backports; then
 	log "adding bookworm-backports to apt sources ($BPO_FILE)"
 	echo "deb http://deb.debian.org/debian bookworm-backports main" | as_root tee "$BPO_FILE" >/dev/null
 	apt_update
@@ -50,7 +55,11 @@ missing() {
 
 install() {	# install [-t release] pkgs...
 	local rel=()
-	if [ "$1" = -t ]; then rel=(-t "$2"); shift 2; fi
+	if [ "$1" = -t ]; then
+		# Only bookworm needs its backports; newer releases have these.
+		[ "$codename" = bookworm ] && rel=(-t "$2")
+		shift 2
+	fi
 	local need
 	need=$(missing "$@")
 	[ -z "$need" ] && return 0
@@ -115,6 +124,17 @@ if [[ " $want " == *" debug "* ]]; then
 	install bc bison flex libssl-dev libelf-dev pahole cpio
 fi
 
+# make bench: its report (python3), plots (gnuplot) and procps ps to compare with.
+if [[ " $want " == *" bench "* ]]; then
+	install python3 gnuplot-nox procps
+fi
+
+# Packages: the tools, then whatever debian/control's Build-Depends lists
+# that dpkg-checkbuilddeps still finds missing.
 if [[ " $want " == *" pkg "* ]]; then
-	install dkms dh-dkms debhelper dpkg-dev lintian rpm fakeroot
+	install build-essential dkms dh-dkms debhelper dpkg-dev lintian rpm rpmlint fakeroot
+	need=$(cd "$top" && dpkg-checkbuilddeps 2>&1 | sed -n 's/.*[Uu]nmet build dependencies: //p' |
+		sed -E 's/\([^)]*\)//g; s/\|[^ ]*//g; s/:(native|any)//g' || true)
+	# shellcheck disable=SC2086
+	[ -z "$need" ] || install -t bookworm-backports $need
 fi

@@ -1,198 +1,346 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iterkit cgroups [--root ID|PATH] [--order ORDER] [--json]: walks the
- * cgroup v2 hierarchy with kit_cgroup in the kernel and prints what came
- * out, as an indented tree by default.
+ * iterkit cgroups [--root ID|PATH] [--order ORDER] [--repeat N] [--interval S]:
+ * walks the cgroup v2 hierarchy with kit_cgroup in the kernel and prints
+ * what came out, as an indented tree by default.
  */
 #include <ctype.h>
-#include <limits.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <bpf/libbpf.h>
 #include "iterkit.h"
-#include "shared.h"
+#include "walk.h"
 #include "kit_cgroup.h"
-#include "kit_cgroup.skel.h"
+#include "kit_cgroup.lskel.h"
 
 #define CGROUP2_MAGIC 0x63677270
 #define CGROUP_MOUNT "/sys/fs/cgroup"
+#define ORDER_PRE 2		/* BPF_CGROUP_ITER_DESCENDANTS_PRE */
+#define PATH_MAX_DEPTH 4096
 
 static const char *const order_names[] = {
 	[1] = "self", [2] = "pre", [3] = "post", [4] = "up", [5] = "children",
 };
 
-struct cg_node {
-	struct kit_cgroup_rec rec;
-	char *path;
+struct cgroups_in {
+	unsigned long long root_id;
+	unsigned int order;
 };
 
-struct cg_walk {
-	int ret;
-	unsigned long long count, dropped;
-	struct cg_node *walk, *anc;
-	size_t nwalk, nanc, capwalk, capanc;
-};
-
-static int cg_push(struct cg_node **v, size_t *n, size_t *cap, const struct kit_cgroup_rec *r)
+static int cgroups_load(struct kit_prog *p, uint32_t room)
 {
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 64;
-		struct cg_node *nv = realloc(*v, ncap * sizeof(**v));
+	struct kit_cgroup_bpf *s = kit_cgroup_bpf__open();
+	int err;
 
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = ncap;
-	}
-	memset(&(*v)[*n], 0, sizeof(**v));
-	(*v)[*n].rec = *r;
-	(*v)[*n].rec.name[KIT_CGROUP_NAME_LEN - 1] = 0;
-	(*n)++;
+	if (!s)
+		return -ENOMEM;
+	s->maps.records.max_entries = room;
+	err = KIT_LSKEL_LOAD(kit_cgroup, s);
+	if (err)
+		return err;
+	p->skel = s;
+	p->prog_fd = s->progs.kit_cgroup_walk.prog_fd;
+	p->bss_fd = s->maps.bss.map_fd;
+	p->bss = s->bss;
+	p->rec[0].fd = s->maps.records.map_fd;
+	p->rec[1].fd = s->maps.ancestors.map_fd;
 	return 0;
 }
 
-static int cg_record(void *ctx, void *data, size_t size)
+static void cgroups_destroy(void *skel)
 {
-	struct cg_walk *w = ctx;
-	const struct kit_cgroup_rec *r = data;
-
-	if (size < sizeof(*r))
-		return 0;
-	if (r->kind == KIT_CGROUP_REC_ANCESTOR)
-		return cg_push(&w->anc, &w->nanc, &w->capanc, r);
-	return cg_push(&w->walk, &w->nwalk, &w->capwalk, r);
-}
-
-static void cg_walk_free(struct cg_walk *w)
-{
-	size_t i;
-
-	for (i = 0; i < w->nwalk; i++)
-		free(w->walk[i].path);
-	for (i = 0; i < w->nanc; i++)
-		free(w->anc[i].path);
-	free(w->walk);
-	free(w->anc);
-}
-
-/* Runs the walk in the kernel; returns 0, or 1 after printing why not. */
-static int cg_walk_run(unsigned long long root_id, unsigned int order, struct cg_walk *w)
-{
-	struct kit_cgroup_bpf *skel;
-	struct ring_buffer *rb;
-	int err, retval;
-
-	skel = kit_cgroup_bpf__open_and_load();
-	if (!skel)
-		return kit_load_error("kit_cgroup", -errno);
-	skel->bss->root_id = root_id;
-	skel->bss->order = order;
-	err = kit_run_syscall_prog(bpf_program__fd(skel->progs.kit_cgroup_walk), &retval);
-	if (err) {
-		kit_cgroup_bpf__destroy(skel);
-		return kit_error("running the kit_cgroup program failed: %s", strerror(-err));
-	}
-	if (retval == KIT_ERR_NO_KFUNC) {
-		kit_cgroup_bpf__destroy(skel);
-		return kit_error("the kernel has no bpf_iter_kit_cgroup kfuncs (iterkit module not loaded, or built for a kernel older than 6.7)");
-	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.records), cg_record, w, NULL);
-	if (!rb) {
-		kit_cgroup_bpf__destroy(skel);
-		return kit_error("reading the kit_cgroup ring buffer failed: %s", strerror(errno));
-	}
-	err = ring_buffer__consume(rb);
-	ring_buffer__free(rb);
-	w->ret = skel->bss->ret;
-	w->count = skel->bss->count;
-	w->dropped = skel->bss->dropped;
 	kit_cgroup_bpf__destroy(skel);
-	if (err < 0)
-		return kit_error("reading the kit_cgroup records failed: %s", strerror(-err));
+}
+
+static uint64_t cgroups_produced(const void *bss)
+{
+	return ((const struct kit_cgroup_bpf__bss *)bss)->count;
+}
+
+/* Cgroups in the hierarchy now, from the root's cgroup.stat. */
+static uint32_t cgroups_estimate(void)
+{
+	unsigned long long live = 0, dying = 0, v;
+	char line[128];
+	FILE *f = fopen(CGROUP_MOUNT "/cgroup.stat", "r");
+
+	if (!f)
+		return 1024;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "nr_descendants %llu", &v) == 1)
+			live = v;
+		else if (sscanf(line, "nr_dying_descendants %llu", &v) == 1)
+			dying = v;
+	}
+	fclose(f);
+	return live + dying + 1 > UINT32_MAX / 4 ? UINT32_MAX / 4 : live + dying + 1;
+}
+
+const struct kit_prog_type kit_prog_cgroups = {
+	.name = "cgroups",
+	.iter = "kit_cgroup",
+	.bss_size = sizeof(struct kit_cgroup_bpf__bss),
+	.maps = { "records", "ancestors" },
+	.rec_size = { sizeof(struct kit_cgroup_rec), sizeof(struct kit_cgroup_rec) },
+	.load = cgroups_load,
+	.destroy = cgroups_destroy,
+	.produced = cgroups_produced,
+	.estimate = cgroups_estimate,
+};
+
+static void cgroups_set_inputs(void *bss, const void *in)
+{
+	struct kit_cgroup_bpf__bss *b = bss;
+	const struct cgroups_in *i = in;
+
+	b->root_id = i->root_id;
+	b->order = i->order;
+}
+
+/*
+ * One walk's cgroups, with their paths: every cgroup the walk yielded and
+ * the start's ancestors, an id hash over them, and the paths built once
+ * into one buffer (each from its parent's).
+ */
+struct cg_view {
+	const struct kit_cgroup_rec *walk, *anc;
+	size_t nwalk, nanc, n;
+	int32_t *slot;		/* id hash -> node */
+	uint32_t mask;
+	size_t *path_off;	/* per node: offset in paths + 1, 0 while unknown */
+	uint32_t *path_len;
+	char *paths;
+	size_t paths_len, paths_cap;
+	size_t slot_cap, node_cap;	/* kept from walk to walk (--repeat) */
+};
+
+static const struct kit_cgroup_rec *cg_node(const struct cg_view *v, size_t i)
+{
+	return i < v->nwalk ? &v->walk[i] : &v->anc[i - v->nwalk];
+}
+
+static uint32_t cg_hash(uint64_t id, uint32_t mask)
+{
+	return (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+}
+
+static int32_t cg_find(const struct cg_view *v, uint64_t id)
+{
+	uint32_t h = cg_hash(id, v->mask);
+
+	while (v->slot[h] >= 0 && cg_node(v, v->slot[h])->id != id)
+		h = (h + 1) & v->mask;
+	return v->slot[h];
+}
+
+static void cg_view_free(struct cg_view *v)
+{
+	free(v->slot);
+	free(v->path_off);
+	free(v->path_len);
+	free(v->paths);
+	memset(v, 0, sizeof(*v));
+}
+
+/* Grows *arr to n elements of size each, unless it has them (cap in elements). */
+static bool cg_grow(void *arr, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n <= *cap)
+		return true;
+	p = realloc(*(void **)arr, n * size);
+	if (!p)
+		return false;
+	*(void **)arr = p;
+	*cap = n;
+	return true;
+}
+
+/* The view of the walk now in p's records; its arrays are reused from walk to walk. */
+static int cg_view_build(struct cg_view *v, const struct kit_prog *p)
+{
+	const struct kit_cgroup_bpf__bss *b = p->bss;
+	size_t size = 16, i, node_cap = v->node_cap;
+
+	v->walk = p->rec[0].mem;
+	v->anc = p->rec[1].mem;
+	v->nwalk = b->count;
+	v->nanc = b->nr_ancestors;
+	v->n = v->nwalk + v->nanc;
+	v->paths_len = 0;
+	while (size < 2 * v->n)
+		size *= 2;
+	v->mask = size - 1;
+	if (!cg_grow(&v->slot, &v->slot_cap, size, sizeof(*v->slot)) ||
+	    !cg_grow(&v->path_off, &node_cap, v->n + 1, sizeof(*v->path_off)) ||
+	    !cg_grow(&v->path_len, &v->node_cap, v->n + 1, sizeof(*v->path_len)))
+		return kit_error("out of memory for %zu cgroups", v->n);
+	memset(v->slot, 0xff, size * sizeof(*v->slot));
+	memset(v->path_off, 0, (v->n + 1) * sizeof(*v->path_off));
+	for (i = 0; i < v->n; i++) {
+		uint32_t h = cg_hash(cg_node(v, i)->id, v->mask);
+
+		while (v->slot[h] >= 0 && cg_node(v, v->slot[h])->id != cg_node(v, i)->id)
+			h = (h + 1) & v->mask;
+		if (v->slot[h] < 0)
+			v->slot[h] = i;
+	}
 	return 0;
 }
 
-static struct cg_node *cg_find(struct cg_walk *w, unsigned long long id)
+/* Room for n more bytes of paths (the buffer may move). */
+static bool cg_paths_reserve(struct cg_view *v, size_t n)
 {
-	size_t i;
+	size_t cap = v->paths_cap ? v->paths_cap : 4096;
+	char *p;
 
-	for (i = 0; i < w->nanc; i++)
-		if (w->anc[i].rec.id == id)
-			return &w->anc[i];
-	for (i = 0; i < w->nwalk; i++)
-		if (w->walk[i].rec.id == id)
-			return &w->walk[i];
-	return NULL;
+	if (v->paths_len + n <= v->paths_cap)
+		return true;
+	while (cap < v->paths_len + n)
+		cap *= 2;
+	p = realloc(v->paths, cap);
+	if (!p)
+		return false;
+	v->paths = p;
+	v->paths_cap = cap;
+	return true;
 }
 
-/* Full path below the cgroup2 mount ("/" for the root), or NULL if unknown. */
-static const char *cg_path(struct cg_walk *w, struct cg_node *n, int depth)
+static void cg_paths_put(struct cg_view *v, const char *s, size_t n)
 {
+	memmove(v->paths + v->paths_len, s, n);
+	v->paths_len += n;
+}
+
+/* Full path below the cgroup2 mount ("/" for the root); false if unknown. */
+static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len, int depth)
+{
+	const struct kit_cgroup_rec *r = cg_node(v, i);
 	const char *ppath;
-	struct cg_node *p;
-	size_t len;
+	size_t plen, off;
+	int32_t parent;
 
-	if (n->path)
-		return n->path;
-	if (!n->rec.parent_id) {
-		n->path = strdup("/");
-		return n->path;
+	if (!v->path_off[i]) {
+		size_t name_len = strnlen(r->name, KIT_CGROUP_NAME_LEN);
+
+		if (!r->parent_id) {
+			off = v->paths_len;
+			if (!cg_paths_reserve(v, 1))
+				return false;
+			cg_paths_put(v, "/", 1);
+		} else {
+			parent = cg_find(v, r->parent_id);
+			if (parent < 0 || depth > PATH_MAX_DEPTH ||
+			    !cg_path(v, parent, &ppath, &plen, depth + 1) ||
+			    !cg_paths_reserve(v, plen + 1 + name_len))
+				return false;
+			/* after the reserve: the parent's path by offset, the buffer may have moved */
+			off = v->paths_len;
+			cg_paths_put(v, v->paths + (v->path_off[parent] - 1), plen);
+			if (plen > 1)
+				cg_paths_put(v, "/", 1);
+			cg_paths_put(v, r->name, name_len);
+		}
+		v->path_off[i] = off + 1;
+		v->path_len[i] = v->paths_len - off;
 	}
-	p = cg_find(w, n->rec.parent_id);
-	if (!p || depth > 4096)
-		return NULL;
-	ppath = cg_path(w, p, depth + 1);
-	if (!ppath)
-		return NULL;
-	len = strlen(ppath) + strlen(n->rec.name) + 2;
-	n->path = malloc(len);
-	if (n->path)
-		snprintf(n->path, len, "%s%s%s", ppath, ppath[1] ? "/" : "", n->rec.name);
-	return n->path;
+	*path = v->paths + (v->path_off[i] - 1);
+	*len = v->path_len[i];
+	return true;
 }
 
-static void cg_print(struct cg_walk *w, unsigned long long root_id, unsigned int order)
+static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 {
+	struct kit_out *o = &kit_stdout;
 	unsigned int base = ~0U;
-	size_t i;
+	const char *path;
+	size_t i, len;
 
+	kit_out_hint(o, v->nwalk * 160);
 	if (kit_json) {
-		printf("{\"iterator\":\"kit_cgroup\",\"root\":%llu,\"order\":\"%s\",\"ret\":%d,"
-		       "\"count\":%llu,\"dropped\":%llu,\"cgroups\":[",
-		       root_id, order_names[order], w->ret, w->count, w->dropped);
-		for (i = 0; i < w->nwalk; i++) {
-			struct cg_node *n = &w->walk[i];
-			const char *path = cg_path(w, n, 0);
+		struct kit_json j;
 
-			printf("%s\n{\"id\":%llu,\"level\":%u,\"parent\":%llu,\"procs\":%d,\"name\":",
-			       i ? "," : "", (unsigned long long)n->rec.id, n->rec.level,
-			       (unsigned long long)n->rec.parent_id, n->rec.nr_procs);
-			kit_json_str(stdout, n->rec.name);
-			printf(",\"path\":");
-			kit_json_str(stdout, path ? path : "");
-			printf("}");
+		kit_json_init(&j, o);
+		kit_json_object(&j);
+		kit_json_kstr(&j, "iterator", "kit_cgroup");
+		kit_json_kuint(&j, "root", in->root_id);
+		kit_json_kstr(&j, "order", order_names[in->order]);
+		kit_json_kint(&j, "ret", ret);
+		kit_json_kuint(&j, "count", v->nwalk);
+		kit_json_kuint(&j, "dropped", 0);	/* a walk cut short is an error, never shown */
+		kit_json_key(&j, "cgroups");
+		kit_json_array(&j);
+		for (i = 0; i < v->nwalk; i++) {
+			const struct kit_cgroup_rec *r = &v->walk[i];
+			size_t nlen = strnlen(r->name, KIT_CGROUP_NAME_LEN);
+			char *p;
+
+			if (!cg_path(v, i, &path, &len, 0)) {
+				path = "";
+				len = 0;
+			}
+			kit_json_break(&j);
+			/* formatted in place when nothing needs escaping (the common case) */
+			if (kit_json_is_plain(r->name, nlen) && kit_json_is_plain(path, len)) {
+				kit_json_item(&j);
+				p = kit_out_reserve(o, 128 + nlen + len);
+				if (!p)
+					break;
+				p = kit_fmt_u64(KIT_PUT(p, "{\"id\":"), r->id);
+				p = kit_fmt_u64(KIT_PUT(p, ",\"level\":"), r->level);
+				p = kit_fmt_u64(KIT_PUT(p, ",\"parent\":"), r->parent_id);
+				p = kit_fmt_i64(KIT_PUT(p, ",\"procs\":"), r->nr_procs);
+				p = kit_put(KIT_PUT(p, ",\"name\":\""), r->name, nlen);
+				p = kit_put(KIT_PUT(p, "\",\"path\":\""), path, len);
+				kit_out_commit(o, KIT_PUT(p, "\"}"));
+				continue;
+			}
+			kit_json_object(&j);
+			kit_json_kuint(&j, "id", r->id);
+			kit_json_kuint(&j, "level", r->level);
+			kit_json_kuint(&j, "parent", r->parent_id);
+			kit_json_kint(&j, "procs", r->nr_procs);
+			kit_json_key(&j, "name");
+			kit_json_strn(&j, r->name, KIT_CGROUP_NAME_LEN);
+			kit_json_key(&j, "path");
+			kit_json_strn(&j, path, len);
+			kit_json_object_end(&j);
 		}
-		printf("\n]}\n");
+		kit_json_break(&j);
+		kit_json_array_end(&j);
+		kit_json_object_end(&j);
+		kit_json_end(&j);
 		return;
 	}
-	for (i = 0; i < w->nwalk; i++)
-		if (w->walk[i].rec.level < base)
-			base = w->walk[i].rec.level;
-	for (i = 0; i < w->nwalk; i++) {
-		struct cg_node *n = &w->walk[i];
-		const char *path = cg_path(w, n, 0);
-		unsigned int indent = 2 * (n->rec.level - base);
+	for (i = 0; i < v->nwalk; i++)
+		if (v->walk[i].level < base)
+			base = v->walk[i].level;
+	for (i = 0; i < v->nwalk; i++) {
+		const struct kit_cgroup_rec *r = &v->walk[i];
 
-		printf("%*s%s  (id %llu, level %u, %d procs)  %s\n", indent, "",
-		       n->rec.parent_id ? n->rec.name : "/", (unsigned long long)n->rec.id,
-		       n->rec.level, n->rec.nr_procs, path ? path : "?");
+		kit_out_pad(o, ' ', 2 * (r->level - base));
+		if (r->parent_id)
+			kit_out_mem(o, r->name, strnlen(r->name, KIT_CGROUP_NAME_LEN));
+		else
+			kit_out_char(o, '/');
+		kit_out_str(o, "  (id ");
+		kit_out_u64(o, r->id);
+		kit_out_str(o, ", level ");
+		kit_out_u64(o, r->level);
+		kit_out_str(o, ", ");
+		kit_out_i64(o, r->nr_procs);
+		kit_out_str(o, " procs)  ");
+		if (cg_path(v, i, &path, &len, 0))
+			kit_out_mem(o, path, len);
+		else
+			kit_out_char(o, '?');
+		kit_out_char(o, '\n');
 	}
-	if (w->dropped)
-		printf("(%llu cgroups not shown: ring buffer full)\n", w->dropped);
 }
 
 /* A cgroup id, a path in cgroupfs, or a path below the cgroup2 mount. */
@@ -237,52 +385,104 @@ static int cg_parse_order(const char *s, unsigned int *order)
 	return kit_usage_error("--order must be one of pre, post, up, children, self (got '%s')", s);
 }
 
+/* One walk; the records stay mapped in p until the next walk or close. */
+static int cgroups_walk(struct kit_prog *p, const struct cgroups_in *in)
+{
+	if (!kit_module_has_iter("kit_cgroup"))
+		return kit_error("the iterkit module has no kit_cgroup kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline 6.7)");
+	if (!p->type && kit_prog_open(p, &kit_prog_cgroups, kit_room_for(cgroups_estimate())))
+		return 1;
+	return kit_prog_walk(p, cgroups_set_inputs, in);
+}
+
+enum { OPT_ROOT = 0x200, OPT_ORDER, OPT_REPEAT, OPT_INTERVAL };
+
+static const struct option cgroups_opts[] = {
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "repeat", required_argument, NULL, OPT_REPEAT },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int cgroups_run(int argc, char **argv)
 {
-	unsigned int order = 2 /* DESCENDANTS_PRE */;
-	unsigned long long root_id = 0;
+	struct cgroups_in in = { 0, ORDER_PRE };
+	struct cg_view v = {};
+	long long repeat = 1, k;
 	const char *root_arg = NULL;
-	struct cg_walk w = {};
-	int i, n, rc;
+	struct kit_prog p = {};
+	double interval = 0;
+	struct kit_args a;
+	int c, rc = 0;
 
-	n = kit_cmd_opts(&kit_cmd_cgroups, argc, argv);
-	if (n < 0)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if (!strcmp(argv[i], "--root") || !strcmp(argv[i], "--order")) {
-			if (i + 1 >= n)
-				return kit_usage_error("%s needs a value", argv[i]);
-			if (argv[i][2] == 'r') {
-				root_arg = argv[++i];
-			} else {
-				rc = cg_parse_order(argv[++i], &order);
-				if (rc)
-					return rc;
-			}
-		} else {
-			return kit_usage_error("cgroups: unexpected argument '%s'", argv[i]);
+	kit_args_init(&a, &kit_cmd_cgroups, argc, argv);
+	while ((c = kit_args_next(&a)) >= 0) {
+		switch (c) {
+		case OPT_ROOT:
+			root_arg = a.arg;
+			break;
+		case OPT_ORDER:
+			rc = cg_parse_order(a.arg, &in.order);
+			if (rc)
+				return rc;
+			break;
+		case OPT_REPEAT:
+			if (!kit_parse_int(a.arg, 1, 1000000000, &repeat))
+				return kit_usage_error("--repeat needs a count >= 1, got '%s'", a.arg);
+			break;
+		case OPT_INTERVAL:
+			if (!kit_parse_seconds(a.arg, &interval))
+				return kit_usage_error("--interval needs seconds (e.g. 1 or 0.5), got '%s'", a.arg);
+			break;
 		}
 	}
+	if (c != KIT_ARGS_END)
+		return kit_args_exit(c);
+	if (a.npos)
+		return kit_usage_error("cgroups: unexpected argument '%s'", a.pos[0]);
 	if (root_arg) {
-		rc = cg_resolve_root(root_arg, &root_id);
+		rc = cg_resolve_root(root_arg, &in.root_id);
 		if (rc)
 			return rc;
 	}
-	if (kit_require_module() || cg_walk_run(root_id, order, &w)) {
-		cg_walk_free(&w);
+	if (kit_require_module())
 		return 1;
+	kit_phase("start");
+	for (k = 0; k < repeat && !rc; k++) {
+		const struct kit_cgroup_bpf__bss *b;
+
+		/* Each walk's output goes out before the next walk (and the wait). */
+		if (k) {
+			rc = kit_flush();
+			kit_phase("write");
+		}
+		if (k && interval > 0) {
+			kit_sleep(interval);
+			kit_phase("sleep");
+		}
+		if (rc || cgroups_walk(&p, &in)) {
+			rc = 1;
+			break;
+		}
+		b = p.bss;
+		if (b->ret == -ENOENT) {
+			rc = kit_error("no such cgroup: id %llu", in.root_id);
+		} else if (b->ret) {
+			rc = kit_error("bpf_iter_kit_cgroup_new() failed: %s", strerror(-b->ret));
+		} else if (!(rc = cg_view_build(&v, &p))) {
+			cg_print(&v, &in, b->ret);
+			if (!kit_json && k + 1 < repeat)
+				kit_out_char(&kit_stdout, '\n');
+		}
+		kit_phase("format");
 	}
-	if (w.ret == -ENOENT) {
-		cg_walk_free(&w);
-		return kit_error("no such cgroup: id %llu", root_id);
-	}
-	if (w.ret) {
-		cg_walk_free(&w);
-		return kit_error("bpf_iter_kit_cgroup_new() failed: %s", strerror(-w.ret));
-	}
-	cg_print(&w, root_id, order);
-	cg_walk_free(&w);
-	return 0;
+	cg_view_free(&v);
+	kit_prog_close(&p);
+	if (!rc)
+		rc = kit_flush();
+	kit_phase("write");
+	return rc;
 }
 
 /* Counts the directories of the cgroup2 tree below (and including) @dir. */
@@ -308,43 +508,62 @@ static long cg_count_dirs(const char *dir, int depth)
 	return n;
 }
 
-static int cgroups_demo(void)
+static void cgroups_demo(struct kit_demo *d)
 {
-	struct cg_walk w = {};
-	struct statfs sfs;
+	struct cgroups_in in = { 0, ORDER_PRE };
+	struct kit_prog p = {};
+	struct cg_view v = {};
 	size_t i, found = 0;
+	struct statfs sfs;
 	long dirs;
-	bool pass;
+	int ret;
 
-	if (statfs(CGROUP_MOUNT, &sfs) || sfs.f_type != CGROUP2_MAGIC) {
-		kit_demo_verdict("kit_cgroup", false, "no cgroup v2 at %s to compare with", CGROUP_MOUNT);
-		return 2;
+	if (!kit_module_has_iter("kit_cgroup")) {
+		kit_demo_set(d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline 6.7)");
+		return;
 	}
-	if (cg_walk_run(0, 2 /* DESCENDANTS_PRE */, &w))
-		return 1;
+	if (statfs(CGROUP_MOUNT, &sfs) || sfs.f_type != CGROUP2_MAGIC) {
+		kit_demo_set(d, KIT_SKIP, "no cgroup v2 mounted at %s to compare the walk with",
+			     CGROUP_MOUNT);
+		return;
+	}
+	if (cgroups_walk(&p, &in) || cg_view_build(&v, &p)) {
+		cg_view_free(&v);
+		kit_prog_close(&p);
+		d->verdict = KIT_FAIL;
+		return;
+	}
+	ret = ((const struct kit_cgroup_bpf__bss *)p.bss)->ret;
 	dirs = cg_count_dirs(CGROUP_MOUNT, 0);
 	/* Every cgroup the kernel yielded must be a directory with that inode. */
-	for (i = 0; i < w.nwalk; i++) {
-		const char *path = cg_path(&w, &w.walk[i], 0);
+	for (i = 0; i < v.nwalk; i++) {
 		char buf[4096];
+		const char *path;
 		struct stat st;
+		size_t len;
 
-		snprintf(buf, sizeof(buf), "%s%s", CGROUP_MOUNT, path && path[1] ? path : "");
-		if (path && !stat(buf, &st) && st.st_ino == w.walk[i].rec.id)
+		if (!cg_path(&v, i, &path, &len, 0))
+			continue;
+		snprintf(buf, sizeof(buf), "%s%.*s", CGROUP_MOUNT, len > 1 ? (int)len : 0, path);
+		if (!stat(buf, &st) && st.st_ino == v.walk[i].id)
 			found++;
 	}
-	pass = w.ret == 0 && w.count == w.nwalk && (long)w.nwalk == dirs && found == w.nwalk;
-	kit_demo_verdict("kit_cgroup", pass,
-			 "pre-order walk from the root gave %zu cgroups, %zu matching their %s directory inode (cgroupfs has %ld directories)",
-			 w.nwalk, found, CGROUP_MOUNT, dirs);
-	cg_walk_free(&w);
-	return pass ? 0 : 1;
+	kit_demo_set(d, ret == 0 && (long)v.nwalk == dirs && found == v.nwalk ? KIT_PASS : KIT_FAIL,
+		     "pre-order walk from the root gave %zu cgroups, %zu matching their %s directory inode (cgroupfs has %ld directories)",
+		     v.nwalk, found, CGROUP_MOUNT, dirs);
+	cg_view_free(&v);
+	kit_prog_close(&p);
 }
 
 const struct kit_cmd kit_cmd_cgroups = {
 	.name = "cgroups",
-	.args = "[--root ID|PATH] [--order pre|post|up|children|self]",
+	.args = "[--root ID|PATH] [--order pre|post|up|children|self] [--repeat N] [--interval SECONDS]",
 	.help = "walk cgroup v2 with kit_cgroup in the kernel (default: the whole tree, pre-order)",
+	.opts = cgroups_opts,
+	.opts_help = "  --root ID|PATH     start here (a cgroup id, or a path in or below " CGROUP_MOUNT ")\n"
+		     "  --order ORDER      pre, post, up (ancestors), children or self\n"
+		     "  --repeat N         walk N times (the program is loaded once)\n"
+		     "  --interval SECONDS wait between the walks of --repeat\n",
 	.run = cgroups_run,
 	.demo = cgroups_demo,
 };

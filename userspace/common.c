@@ -1,24 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Helpers shared by the loader's subcommands. */
+/* Helpers shared by the loader's subcommands: arguments, errors, stats. */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
+#include <sys/resource.h>
 #include "iterkit.h"
-#include "shared.h"
 
 bool kit_json;
 bool kit_verbose;
+bool kit_stats;
+
+/* ---- errors ---- */
+
+static char *kit_capture;
+static size_t kit_capture_len;
+
+void kit_capture_errors(char *buf, size_t len)
+{
+	kit_capture = buf;
+	kit_capture_len = len;
+	if (buf && len)
+		buf[0] = '\0';
+}
 
 static int kit_verror(int rc, const char *fmt, va_list ap)
 {
-	fputs("iterkit: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (kit_capture) {
+		snprintf(kit_capture, kit_capture_len, "%s", msg);
+		return rc;
+	}
+	if (kit_json) {
+		struct kit_json j;
+
+		/* The error is the whole answer: drop a half-built document. */
+		kit_out_reset(&kit_stdout);
+		kit_json_init(&j, &kit_stdout);
+		kit_json_object(&j);
+		kit_json_kstr(&j, "error", msg);
+		kit_json_object_end(&j);
+		kit_json_end(&j);
+		kit_out_flush(&kit_stdout);
+		return rc;
+	}
+	fprintf(stderr, "iterkit: %s\n", msg);
 	return rc;
 }
 
@@ -44,12 +77,43 @@ int kit_error(const char *fmt, ...)
 	return rc;
 }
 
+void kit_demo_set(struct kit_demo *d, enum kit_verdict v, const char *fmt, ...)
+{
+	va_list ap;
+
+	d->verdict = v;
+	va_start(ap, fmt);
+	vsnprintf(d->detail, sizeof(d->detail), fmt, ap);
+	va_end(ap);
+}
+
+int kit_flush(void)
+{
+	int err = kit_out_flush(&kit_stdout);
+
+	if (err && err != -EPIPE) {
+		fprintf(stderr, "iterkit: writing the output failed: %s\n", strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+void kit_sleep(double seconds)
+{
+	struct timespec ts = { (time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* ---- numbers ---- */
+
 bool kit_parse_int(const char *s, long long min, long long max, long long *out)
 {
 	char *end;
 	long long v;
 
-	if (!s || !*s)
+	if (!s || !*s || isspace((unsigned char)*s))
 		return false;
 	errno = 0;
 	v = strtoll(s, &end, 0);
@@ -59,49 +123,19 @@ bool kit_parse_int(const char *s, long long min, long long max, long long *out)
 	return true;
 }
 
-int kit_require_module(void)
+bool kit_parse_seconds(const char *s, double *out)
 {
-	if (access("/sys/kernel/btf/iterkit", R_OK) == 0)
-		return 0;
-	if (access("/sys/module/iterkit", F_OK) == 0)
-		return kit_error("the iterkit module is loaded but has no BTF (/sys/kernel/btf/iterkit), so its kfuncs are not registered; rebuild it against headers that ship vmlinux");
-	return kit_error("the iterkit module is not loaded (no /sys/kernel/btf/iterkit); load it with: modprobe iterkit");
-}
+	char *end;
+	double v;
 
-int kit_run_syscall_prog(int prog_fd, int *retval)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	int err;
-
-	err = bpf_prog_test_run_opts(prog_fd, &opts);
-	if (err)
-		return -errno;
-	*retval = (int)opts.retval;
-	return 0;
-}
-
-int kit_run_walk(struct bpf_program *prog, const char *iter)
-{
-	int err, retval = 0;
-
-	err = kit_run_syscall_prog(bpf_program__fd(prog), &retval);
-	if (err)
-		return kit_error("running the %s program failed: %s", iter, strerror(-err));
-	if (retval == KIT_ERR_NO_KFUNC)
-		return kit_error("the kernel has no bpf_iter_%s kfuncs (is the iterkit module loaded?)",
-				 iter);
-	return 0;
-}
-
-int kit_load_error(const char *what, int err)
-{
-	if (err < 0)
-		err = -err;
-	if (err == EPERM)
-		return kit_error("loading the %s program: %s (run as root, or with CAP_BPF and CAP_SYS_ADMIN)",
-				 what, strerror(err));
-	return kit_error("loading the %s program failed: %s (run with -v for the verifier log)",
-			 what, strerror(err));
+	if (!s || !isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v < 0 || v > 86400)
+		return false;
+	*out = v;
+	return true;
 }
 
 const char *kit_errno_name(int err)
@@ -118,62 +152,235 @@ const char *kit_errno_name(int err)
 	}
 }
 
-void kit_json_str(FILE *f, const char *s)
+int kit_require_module(void)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	if (access("/sys/kernel/btf/iterkit", R_OK) == 0)
+		return 0;
+	if (access("/sys/module/iterkit", F_OK) == 0)
+		return kit_error("the iterkit module is loaded but has no BTF (/sys/kernel/btf/iterkit), so its kfuncs are not registered; rebuild it against headers that ship vmlinux");
+	return kit_error("the iterkit module is not loaded (no /sys/kernel/btf/iterkit); load it with: modprobe iterkit");
 }
 
-void kit_demo_verdict(const char *iter, bool pass, const char *fmt, ...)
-{
-	char detail[512];
-	va_list ap;
+/* ---- arguments ---- */
 
-	va_start(ap, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
-	if (kit_json) {
-		printf("{\"iterator\":");
-		kit_json_str(stdout, iter);
-		printf(",\"verdict\":\"%s\",\"detail\":", pass ? "pass" : "fail");
-		kit_json_str(stdout, detail);
-		printf("}");
-	} else {
-		printf("%-4s %-12s %s\n", pass ? "PASS" : "FAIL", iter, detail);
-	}
+static const struct option kit_common_opts[] = {
+	{ "json", no_argument, NULL, KIT_OPT_JSON },
+	{ "stats", no_argument, NULL, KIT_OPT_STATS },
+	{ "help", no_argument, NULL, KIT_OPT_HELP },
+	{ "verbose", no_argument, NULL, KIT_OPT_VERBOSE },
+};
+
+#define KIT_NCOMMON (sizeof(kit_common_opts) / sizeof(kit_common_opts[0]))
+
+static void kit_cmd_help(const struct kit_cmd *cmd)
+{
+	struct kit_out *o = &kit_stdout;
+
+	kit_out_printf(o, "usage: iterkit %s%s%s [--json] [--stats] [-v]\n  %s\n", cmd->name,
+		       cmd->args[0] ? " " : "", cmd->args, cmd->help);
+	if (cmd->opts_help)
+		kit_out_printf(o, "\n%s", cmd->opts_help);
+	kit_out_str(o, "\n  --json     machine-readable output; errors as {\"error\": ...} on stdout\n"
+		    "  --stats    time per phase, map memory and peak RSS on stderr\n"
+		    "  -v         the verifier's log of the programs loaded\n");
+	kit_flush();
 }
 
-void kit_cmd_help(const struct kit_cmd *cmd)
+static bool kit_is_negative_number(const char *s)
 {
-	printf("usage: iterkit %s%s%s [--json]\n  %s\n", cmd->name,
-	       cmd->args[0] ? " " : "", cmd->args, cmd->help);
+	return s[0] == '-' && isdigit((unsigned char)s[1]);
 }
 
-int kit_cmd_opts(const struct kit_cmd *cmd, int argc, char **argv)
+void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char **argv)
 {
-	int i, j = 1;
+	size_t n = 0, i;
+	int k;
 
-	/* Keep positional arguments in order, drop the options we know. */
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			kit_json = true;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			kit_cmd_help(cmd);
-			return -1;
-		} else {
-			argv[j++] = argv[i];
+	memset(a, 0, sizeof(*a));
+	a->cmd = cmd;
+	a->argc = argc;
+	a->argv = argv;
+	for (i = 0; i < KIT_NCOMMON; i++)
+		a->longopts[n++] = kit_common_opts[i];
+	for (i = 0; cmd->opts && cmd->opts[i].name && n + 1 < sizeof(a->longopts) / sizeof(a->longopts[0]); i++)
+		a->longopts[n++] = cmd->opts[i];
+	/*
+	 * getopt would read "-3" as option 3: hand it a pointer past the sign and
+	 * give the sign back when the argument comes out.
+	 */
+	for (k = 1; k < argc && strcmp(argv[k], "--"); k++) {
+		if (kit_is_negative_number(argv[k]) && a->nmasked < KIT_MAX_POS) {
+			a->masked[a->nmasked++] = argv[k];
+			argv[k]++;
 		}
 	}
-	argv[j] = NULL;
-	return j;
+	optind = 0;	/* glibc: start afresh (main has used getopt already) */
+	opterr = 0;
+}
+
+static char *kit_unmask(struct kit_args *a, char *s)
+{
+	int i;
+
+	for (i = 0; s && i < a->nmasked; i++)
+		if (s == a->masked[i] + 1)
+			return a->masked[i];
+	return s;
+}
+
+static int kit_args_rest(struct kit_args *a)
+{
+	int k;
+
+	for (k = optind; k < a->argc; k++) {
+		if (a->npos == KIT_MAX_POS) {
+			kit_usage_error("%s: too many arguments", a->cmd->name);
+			return KIT_ARGS_BAD;
+		}
+		a->pos[a->npos++] = kit_unmask(a, a->argv[k]);
+	}
+	a->done = true;
+	return KIT_ARGS_END;
+}
+
+int kit_args_next(struct kit_args *a)
+{
+	int c, idx = -1;
+
+	if (a->done)
+		return KIT_ARGS_END;
+	for (;;) {
+		c = getopt_long(a->argc, a->argv, ":hv", a->longopts, &idx);
+		a->arg = kit_unmask(a, optarg);
+		a->name = idx >= 0 ? a->longopts[idx].name : NULL;
+		switch (c) {
+		case -1:
+			return kit_args_rest(a);
+		case KIT_OPT_JSON:
+			kit_json = true;
+			continue;
+		case KIT_OPT_STATS:
+			kit_stats = true;
+			continue;
+		case 'v':
+		case KIT_OPT_VERBOSE:
+			kit_verbose = true;
+			continue;
+		case 'h':
+		case KIT_OPT_HELP:
+			kit_cmd_help(a->cmd);
+			return KIT_ARGS_HELP;
+		case ':':
+			kit_usage_error("%s needs a value (see iterkit %s --help)",
+					a->argv[optind - 1], a->cmd->name);
+			return KIT_ARGS_BAD;
+		case '?':
+			if (optopt)
+				kit_usage_error("%s: unknown option '-%c' (see iterkit %s --help)",
+						a->cmd->name, optopt, a->cmd->name);
+			else
+				kit_usage_error("%s: unknown option '%s' (see iterkit %s --help)",
+						a->cmd->name, a->argv[optind - 1],
+						a->cmd->name);
+			return KIT_ARGS_BAD;
+		default:
+			return c;
+		}
+	}
+}
+
+/* ---- stats ---- */
+
+#define KIT_MAX_PHASES 12
+
+static struct {
+	double start, last;
+	const char *name[KIT_MAX_PHASES];
+	double ms[KIT_MAX_PHASES];
+	int n;
+	unsigned long long map_bytes;
+	uint64_t records;
+	unsigned int loads, walks;
+} kit_st;
+
+static double kit_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void kit_stats_begin(void)
+{
+	kit_st.start = kit_st.last = kit_now_ms();
+}
+
+void kit_phase(const char *name)
+{
+	double now = kit_now_ms();
+	int i;
+
+	if (!kit_st.start)
+		kit_st.start = kit_st.last = now;
+	for (i = 0; i < kit_st.n; i++)
+		if (!strcmp(kit_st.name[i], name))
+			break;
+	if (i == kit_st.n) {
+		if (kit_st.n == KIT_MAX_PHASES)
+			return;
+		kit_st.name[kit_st.n++] = name;
+	}
+	kit_st.ms[i] += now - kit_st.last;
+	kit_st.last = now;
+}
+
+void kit_stats_map(int map_fd)
+{
+	char path[64], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", map_fd);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+
+		if (sscanf(line, "memlock: %llu", &v) == 1)
+			kit_st.map_bytes += v;
+	}
+	fclose(f);
+}
+
+void kit_stats_records(uint64_t n)
+{
+	kit_st.records += n;
+}
+
+void kit_stats_load(void)
+{
+	kit_st.loads++;
+}
+
+void kit_stats_walk(void)
+{
+	kit_st.walks++;
+}
+
+void kit_stats_print(void)
+{
+	struct rusage ru;
+	int i;
+
+	if (!kit_stats)
+		return;
+	kit_phase("exit");
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "iterkit-stats:");
+	for (i = 0; i < kit_st.n; i++)
+		fprintf(stderr, " %s=%.3f", kit_st.name[i], kit_st.ms[i]);
+	fprintf(stderr, " total=%.3f ms; loads=%u walks=%u records=%llu map_bytes=%llu peak_rss_kib=%ld\n",
+		kit_st.last - kit_st.start, kit_st.loads, kit_st.walks,
+		(unsigned long long)kit_st.records, kit_st.map_bytes, ru.ru_maxrss);
 }

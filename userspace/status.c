@@ -4,44 +4,40 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include "iterkit.h"
+#include "walk.h"
 
-/* The iterators iterkit can carry, and the kernel each one needs. */
+/*
+ * The iterators iterkit can carry, and the kernel feature each one needs,
+ * found in the kernel's BTF rather than from its version (the mainline
+ * version is there for people).
+ */
 static const struct {
 	const char *name;
-	int major, minor;
+	const char *feature;	/* a kernel kfunc that comes with that feature */
+	const char *mainline;
 } kit_iters[] = {
-	{ "kit_num", 6, 4 },
-	{ "testmod_seq", 6, 4 },
-	{ "kit_task", 6, 7 },
-	{ "kit_cgroup", 6, 7 },
+	{ "kit_num", "bpf_iter_num_new", "6.4" },
+	{ "testmod_seq", "bpf_iter_num_new", "6.4" },
+	{ "kit_task", "bpf_iter_task_new", "6.7" },
+	{ "kit_cgroup", "bpf_iter_task_new", "6.7" },
 };
 
 #define KIT_NITERS (sizeof(kit_iters) / sizeof(kit_iters[0]))
 
 static const char *const kit_ops[] = { "new", "next", "destroy" };
 
-static bool kernel_at_least(const char *release, int major, int minor)
-{
-	int ma = 0, mi = 0;
-
-	if (sscanf(release, "%d.%d", &ma, &mi) != 2)
-		return false;
-	return ma > major || (ma == major && mi >= minor);
-}
-
 /* Which of an iterator's three kfuncs the module's BTF describes (bit per op). */
-static unsigned int iter_kfuncs(const struct btf *btf, const char *iter)
+static unsigned int iter_kfuncs(const char *iter)
 {
 	unsigned int mask = 0, i;
 	char name[64];
 
-	for (i = 0; btf && i < 3; i++) {
+	for (i = 0; i < 3; i++) {
 		snprintf(name, sizeof(name), "bpf_iter_%s_%s", iter, kit_ops[i]);
-		if (btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0)
+		if (kit_module_has_func(name))
 			mask |= 1u << i;
 	}
 	return mask;
@@ -49,84 +45,105 @@ static unsigned int iter_kfuncs(const struct btf *btf, const char *iter)
 
 static int status_run(int argc, char **argv)
 {
-	struct btf *vmlinux = NULL, *btf = NULL;
-	bool loaded, have_btf, supported, usable;
+	bool loaded, have_btf, supported, walkers, usable, resident;
 	unsigned int masks[KIT_NITERS], i;
+	struct kit_out *o = &kit_stdout;
+	struct kit_args a;
 	struct utsname u;
-	int n;
+	struct stat st;
+	int c;
 
-	n = kit_cmd_opts(&kit_cmd_status, argc, argv);
-	if (n < 0)
-		return 0;
-	if (n > 1)
-		return kit_usage_error("status takes no arguments (got '%s')", argv[1]);
+	kit_args_init(&a, &kit_cmd_status, argc, argv);
+	while ((c = kit_args_next(&a)) >= 0)
+		;
+	if (c != KIT_ARGS_END)
+		return kit_args_exit(c);
+	if (a.npos)
+		return kit_usage_error("status takes no arguments (got '%s')", a.pos[0]);
 
 	uname(&u);
-	supported = kernel_at_least(u.release, 6, 4);
+	supported = kit_kernel_has_func("bpf_iter_num_new");
+	walkers = kit_kernel_has_func("bpf_iter_task_new");
 	loaded = access("/sys/module/iterkit", F_OK) == 0;
 	have_btf = access("/sys/kernel/btf/iterkit", R_OK) == 0;
-	if (have_btf) {
-		vmlinux = btf__load_vmlinux_btf();
-		if (vmlinux)
-			btf = btf__parse_split("/sys/kernel/btf/iterkit", vmlinux);
-	}
-	usable = loaded && have_btf && btf;
+	resident = stat(kit_pin_dir(), &st) == 0;
+	usable = loaded && have_btf;
 	for (i = 0; i < KIT_NITERS; i++) {
-		masks[i] = iter_kfuncs(btf, kit_iters[i].name);
+		masks[i] = have_btf ? iter_kfuncs(kit_iters[i].name) : 0;
 		if (i < 2 && masks[i] != 7)
 			usable = false;
 	}
 
 	if (kit_json) {
-		printf("{\"kernel\":");
-		kit_json_str(stdout, u.release);
-		printf(",\"kernel_supported\":%s,\"minimum_kernel\":\"6.4\",\"module_loaded\":%s,"
-		       "\"module_btf\":%s,\"iterators\":[",
-		       supported ? "true" : "false", loaded ? "true" : "false",
-		       have_btf ? "true" : "false");
-		for (i = 0; i < KIT_NITERS; i++) {
-			unsigned int k;
-			bool first = true;
+		struct kit_json j;
 
-			printf("%s{\"name\":\"%s\",\"needs_kernel\":\"%d.%d\",\"available\":%s,\"kfuncs\":[",
-			       i ? "," : "", kit_iters[i].name, kit_iters[i].major,
-			       kit_iters[i].minor, masks[i] == 7 ? "true" : "false");
+		kit_json_init(&j, o);
+		kit_json_object(&j);
+		kit_json_kstr(&j, "kernel", u.release);
+		kit_json_kbool(&j, "kernel_supported", supported);
+		kit_json_kstr(&j, "minimum_kernel", "6.4");
+		kit_json_kbool(&j, "kernel_walkers", walkers);
+		kit_json_kbool(&j, "module_loaded", loaded);
+		kit_json_kbool(&j, "module_btf", have_btf);
+		kit_json_key(&j, "iterators");
+		kit_json_array(&j);
+		for (i = 0; i < KIT_NITERS; i++) {
+			char name[64];
+			unsigned int k;
+
+			kit_json_object(&j);
+			kit_json_kstr(&j, "name", kit_iters[i].name);
+			kit_json_kstr(&j, "needs_kernel", kit_iters[i].mainline);
+			kit_json_kstr(&j, "needs_kernel_func", kit_iters[i].feature);
+			kit_json_kbool(&j, "available", masks[i] == 7);
+			kit_json_key(&j, "kfuncs");
+			kit_json_array(&j);
 			for (k = 0; k < 3; k++) {
 				if (!(masks[i] & (1u << k)))
 					continue;
-				printf("%s\"bpf_iter_%s_%s\"", first ? "" : ",", kit_iters[i].name,
-				       kit_ops[k]);
-				first = false;
+				snprintf(name, sizeof(name), "bpf_iter_%s_%s", kit_iters[i].name, kit_ops[k]);
+				kit_json_str(&j, name);
 			}
-			printf("]}");
+			kit_json_array_end(&j);
+			kit_json_object_end(&j);
 		}
-		printf("],\"usable\":%s}\n", usable ? "true" : "false");
+		kit_json_array_end(&j);
+		kit_json_kbool(&j, "usable", usable);
+		kit_json_key(&j, "resident");
+		if (resident)
+			kit_json_str(&j, kit_pin_dir());
+		else
+			kit_json_bool(&j, false);
+		kit_json_object_end(&j);
+		kit_json_end(&j);
 	} else {
-		printf("kernel:        %s (%s; iterkit needs 6.4+, the walkers 6.7+)\n", u.release,
-		       supported ? "supported" : "NOT supported");
-		printf("module:        %s\n", loaded ? "loaded" : "not loaded (modprobe iterkit)");
-		printf("module BTF:    %s\n", have_btf ? "/sys/kernel/btf/iterkit" :
-		       loaded ? "MISSING: kfuncs not registered" : "-");
+		kit_out_printf(o, "kernel:        %s (%s; walkers %s)\n", u.release,
+			       supported ? "open-coded iterators in its BTF" :
+			       "NOT supported: no open-coded iterators (no bpf_iter_num_new in its BTF)",
+			       walkers ? "supported" : "not supported (no bpf_iter_task_new: no KF_RCU_PROTECTED)");
+		kit_out_printf(o, "module:        %s\n", loaded ? "loaded" : "not loaded (modprobe iterkit)");
+		kit_out_printf(o, "module BTF:    %s\n", have_btf ? "/sys/kernel/btf/iterkit" :
+			       loaded ? "MISSING: kfuncs not registered" : "-");
 		for (i = 0; i < KIT_NITERS; i++) {
 			const char *why;
 
 			if (masks[i] == 7)
 				why = "available";
-			else if (!usable && !have_btf)
+			else if (!have_btf)
 				why = "-";
-			else if (!kernel_at_least(u.release, kit_iters[i].major, kit_iters[i].minor))
-				why = "not built: needs Linux 6.7+ (KF_RCU_PROTECTED)";
+			else if (!kit_kernel_has_func(kit_iters[i].feature))
+				why = "not built: the kernel lacks KF_RCU_PROTECTED (mainline 6.7)";
 			else
 				why = "missing from the module's BTF";
-			printf("%-14s %s", kit_iters[i].name, why);
+			kit_out_printf(o, "%-14s %s", kit_iters[i].name, why);
 			if (masks[i] == 7)
-				printf(" (bpf_iter_%s_new/next/destroy)", kit_iters[i].name);
-			printf("\n");
+				kit_out_printf(o, " (bpf_iter_%s_new/next/destroy)", kit_iters[i].name);
+			kit_out_char(o, '\n');
 		}
+		kit_out_printf(o, "resident:      %s\n", resident ? kit_pin_dir() :
+			       "no (iterkit load keeps the walk programs loaded)");
 	}
-	btf__free(btf);
-	btf__free(vmlinux);
-	return usable ? 0 : 1;
+	return kit_flush() ? 1 : usable ? 0 : 1;
 }
 
 const struct kit_cmd kit_cmd_status = {

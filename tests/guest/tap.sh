@@ -6,7 +6,7 @@ TAP_N=0
 TAP_FAILED=0
 
 tap_ok() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N $*"; }
-tap_fail() { TAP_N=$((TAP_N + 1)); TAP_FAILED=$((TAP_FAILED + 1)); echo "not ok $TAP_N $*"; }
+tap_fail() { TAP_N=$((TAP_N + 1)); TAP_FAILED=$((TAP_FAILED + 1)); echo "not ok $TAP_N $*"; return 1; }
 tap_skip() { TAP_N=$((TAP_N + 1)); name=$1; shift; echo "ok $TAP_N $name # SKIP $*"; }
 tap_diag() { echo "$*" | sed 's/^/# /'; }
 
@@ -17,7 +17,8 @@ tap_check() {
 	if "$@"; then tap_ok "$name"; else tap_fail "$name"; fi
 }
 
-# tap_eq NAME GOT WANT
+# tap_eq NAME GOT WANT (like every check here: status 1 when it failed,
+# so that `tap_eq ... || tap_diag "$log"` adds context)
 tap_eq() {
 	if [ "$2" = "$3" ]; then
 		tap_ok "$1"
@@ -25,6 +26,7 @@ tap_eq() {
 		tap_fail "$1"
 		tap_diag "got:  $2"
 		tap_diag "want: $3"
+		return 1
 	fi
 }
 
@@ -32,7 +34,7 @@ tap_eq() {
 tap_contains() {
 	case $2 in
 	*"$3"*) tap_ok "$1" ;;
-	*) tap_fail "$1"; tap_diag "missing: $3"; tap_diag "in: $2" ;;
+	*) tap_fail "$1"; tap_diag "missing: $3"; tap_diag "in: $2"; return 1 ;;
 	esac
 }
 

@@ -7,7 +7,7 @@
 # clean one.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/tap.sh
-cp=${CHECKPATCH:-/var/cache/iterkit/linux-src/scripts/checkpatch.pl}
+cp=${CHECKPATCH:-${ITERKIT_CACHE:-/var/cache/iterkit}/linux-src/scripts/checkpatch.pl}
 if [ ! -f "$cp" ]; then
 	tap_fail "checkpatch.pl present ($cp; run scripts/install-deps.sh test)"
 	tap_done

@@ -1,15 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The iterkit loader, as a user runs it: one VM boot runs every subcommand
-# (text, --json, --help, bad input, module missing), then the host checks
-# the values the kernel produced, the JSON and the exit codes.
+# (text, --json, --help, bad input, module missing, the module without its
+# walkers, resident programs), then the host checks the values the kernel
+# produced, the JSON and the exit codes.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/tap.sh
 
 # Each case: NAME|COMMAND. The guest prints "@@case NAME rc=N" after its output.
+# A line "!COMMAND" is run as it is, between the cases (set-up).
 cases='
 nomod_status|iterkit status
 nomod_num|iterkit num 0 3
+nomod_num_json|iterkit num 0 3 --json
 nomod_demo|iterkit demo
 LOAD|insmod iterkit.ko
 status|iterkit status
@@ -61,14 +64,65 @@ bad_seq_text|iterkit seq 1 many
 bad_seq_range|iterkit seq 99999999999999999999 1
 bad_status_arg|iterkit status extra
 bad_demo_arg|iterkit demo extra
+bad_repeat|iterkit tasks --repeat 0
+bad_interval|iterkit cgroups --repeat 2 --interval soon
+json_err_usage|iterkit num 1 --json
+json_err_command|iterkit --json frobnicate
+json_err_late|iterkit tasks --frobnicate --json
+json_err_nopid|iterkit tasks --pid 99999 --json
+verbose_after|iterkit num 0 3 -v
+verbose_before|iterkit -v num 0 3
+opts_anywhere|iterkit --stats tasks --pid 1 --json
+stats_tasks|iterkit tasks --json --stats
+tree_all|iterkit tasks --tree
+tree_count|iterkit tasks --json
+repeat_json|iterkit tasks --json --repeat 3 --stats
+repeat_interval|iterkit cgroups --root / --order self --repeat 2 --interval 0.2
+!named() { sh -c "printf \"\$0\" > /proc/\$\$/comm; while :; do sleep 100; done" "$1" & p=$!; i=0; while [ "$(cat /proc/$p/comm)" = sh ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done; }
+!named "caf\303\251 \303\274"; named "\303\251\303\251\303\251\303\251\303\251\303\251\303\251\303\251\303\251"
+!mkdir "$(printf "/sys/fs/cgroup/caf\303\251")"
+utf8_tasks|iterkit tasks --json
+utf8_tasks_text|iterkit tasks
+utf8_cgroups|iterkit cgroups --json
+!umount /sys/fs/cgroup
+nocg_demo|iterkit demo
+nocg_demo_json|iterkit demo --json
+!mount -t cgroup2 cgroup2 /sys/fs/cgroup
+resident_load|iterkit load
+resident_status|iterkit status --json
+resident_tasks|iterkit tasks --json --stats
+resident_num|iterkit num 0 100 --json --stats
+resident_rmmod|rmmod iterkit
+resident_unload|iterkit unload
+resident_rmmod_after|i=0; while [ "$(cat /sys/module/iterkit/refcnt)" != 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; rmmod iterkit
+nowalk_insmod|insmod tests/iterkit-nowalkers.ko
+nowalk_demo|iterkit demo
+nowalk_demo_json|iterkit demo --json
+nowalk_tasks|iterkit tasks
+nowalk_status|iterkit status --json
+nowalk_load|iterkit load --json
+!iterkit unload >/dev/null; i=0; while [ "$(cat /sys/module/iterkit/refcnt)" != 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; rmmod iterkit; insmod iterkit.ko
+!mkdir /sys/fs/cgroup/small
+!for c in 1 2 3; do mkdir /sys/fs/cgroup/grow$c; (cd /sys/fs/cgroup/grow$c && mkdir $(seq 1 100 | sed s/^/g/)); done
+grow_total|find /sys/fs/cgroup -type d | wc -l
+grow_walk|unshare -m sh -c "mount --bind /sys/fs/cgroup/small /sys/fs/cgroup && iterkit cgroups --json --stats"
+!names=$(seq 1 260 | sed s/^/c/); for d in $(seq 0 99); do mkdir /sys/fs/cgroup/many$d && (cd /sys/fs/cgroup/many$d && mkdir $names); done
+many_total|sed -n "s/^nr_descendants //p" /sys/fs/cgroup/cgroup.stat
+many_json|{ iterkit cgroups --json > /tmp/many.json; r=$?; grep -c "^{\"id\"" /tmp/many.json; grep -o "\"count\":[0-9]*,\"dropped\":[0-9]*" /tmp/many.json; (exit $r); }
+many_text|{ iterkit cgroups > /tmp/many.txt; r=$?; wc -l < /tmp/many.txt; (exit $r); }
 '
 script=$(mktemp)
 while IFS='|' read -r name cmd; do
 	[ -n "$name" ] || continue
+	if [ "${name#!}" != "$name" ]; then
+		printf '%s\n' "${name#!}${cmd:+|$cmd}" >> "$script"
+		continue
+	fi
 	printf '%s > /tmp/out.%s 2> /tmp/err.%s; echo "@@case %s rc=$?"; cat /tmp/out.%s; echo "@@stderr"; cat /tmp/err.%s; echo "@@end"\n' \
 		"$cmd" "$name" "$name" "$name" "$name" "$name" >> "$script"
 done <<<"$cases"
-out=$(tests/vm/run --timeout 300 -- "$(cat "$script")")
+# 26,000 cgroups at the end take about 600 MB of kernel memory.
+out=$(tests/vm/run --timeout 400 --mem 2048 -- "$(cat "$script")")
 vmrc=$?
 rm -f "$script"
 if [ $vmrc -ne 0 ]; then
@@ -83,6 +137,25 @@ get() { awk -v n="$1" '$0 ~ "^@@case "n" rc=" {p=1; next} /^@@stderr/ {p=0} /^@@
 err() { awk -v n="$1" '$0 ~ "^@@case "n" rc=" {f=1; next} f && /^@@stderr/ {p=1; next} /^@@end/ {p=0; f=0} p' <<<"$out"; }
 rc() { sed -n "s/^@@case $1 rc=\([0-9]*\)$/\1/p" <<<"$out"; }
 json() { get "$1" | jq -e "$2" >/dev/null 2>&1; }
+
+# With --json an error is one JSON object on stdout, {"error": ...}, and
+# nothing on stderr (as bpftool does); the exit status stays.
+check_json_error() {	# NAME RC TEXT-IN-THE-MESSAGE
+	local o e r
+	o=$(get "$1")
+	e=$(err "$1")
+	r=$(rc "$1")
+	if [ "$r" = "$2" ] && [ -z "$e" ] && [ "$(wc -l <<<"$o")" = 1 ] &&
+		jq -e --arg t "$3" '(keys == ["error"]) and (.error | contains($t))' <<<"$o" >/dev/null 2>&1; then
+		tap_ok "$1: {\"error\": ...} on stdout, exit $2"
+	else
+		tap_fail "$1: {\"error\": ...} on stdout, exit $2"
+		tap_diag "exit $r; stdout: $o; stderr: $e"
+	fi
+}
+
+# The "iterkit-stats:" line's KEY=VALUE.
+stat_of() { err "$1" | sed -n "s/^iterkit-stats:.* $2=\([0-9.]*\).*/\1/p"; }
 
 check_json() {	# NAME JQ-EXPRESSION DESCRIPTION
 	if json "$1" "$2"; then
@@ -101,12 +174,14 @@ tap_eq "num without the module exits 1" "$(rc nomod_num)" 1
 tap_eq "num without the module: one line on stderr" "$(err nomod_num | wc -l)" 1
 tap_contains "num without the module names the fix" "$(err nomod_num)" "not loaded"
 tap_eq "demo without the module exits 1" "$(rc nomod_demo)" 1
+check_json_error nomod_num_json 1 "not loaded"
 
 # -- status --
 tap_eq "status exits 0 with the module" "$(rc status)" 0
 tap_contains "status: kit_num available" "$(get status)" "kit_num        available"
 tap_contains "status: testmod_seq available" "$(get status)" "testmod_seq    available"
 check_json status_json '.module_loaded and .module_btf and .usable and .kernel_supported' "loaded, BTF, usable"
+check_json status_json '.kernel_supported and .kernel_walkers and ([.iterators[].needs_kernel_func] | unique) == ["bpf_iter_num_new","bpf_iter_task_new"]' "kernel support read from the kernel's BTF (bpf_iter_num_new, bpf_iter_task_new)"
 check_json status_json '[.iterators[] | select(.name=="kit_num") | .kfuncs[]] == ["bpf_iter_kit_num_new","bpf_iter_kit_num_next","bpf_iter_kit_num_destroy"]' "kit_num kfuncs listed"
 check_json status_json '[.iterators[] | select(.name=="testmod_seq") | .available] == [true]' "testmod_seq available"
 check_json status_json ".kernel == \"$(scripts/kver.sh)\"" "running kernel reported"
@@ -158,6 +233,96 @@ check_json cgroups_self '.count == 1 and .cgroups[0].path == "/"' "--order self:
 tap_eq "cgroups --root of a missing cgroup exits 1" "$(rc cgroups_noroot)" 1
 tap_eq "cgroups --root of a missing cgroup: one line" "$(err cgroups_noroot | wc -l)" 1
 
+# -- options anywhere (getopt_long), errors as JSON --
+check_json_error json_err_usage 2 "num needs START and END"
+check_json_error json_err_command 2 "unknown command 'frobnicate'"
+check_json_error json_err_late 2 "unknown option '--frobnicate'"
+check_json_error json_err_nopid 1 "no process with pid 99999"
+for c in verbose_after verbose_before; do
+	tap_eq "$c: exit 0" "$(rc $c)" 0
+	tap_eq "$c: the kernel's answer on stdout" "$(get $c)" "kit_num [0, 3): 3 values, sum 3
+0 1 2"
+	tap_contains "$c: the verifier's log on stderr" "$(err $c)" "processed "
+done
+check_json opts_anywhere '.count == 1 and .tasks[0].pid == 1' "--stats before the command, --json after its options"
+tap_contains "opts_anywhere: stats on stderr" "$(err opts_anywhere)" "iterkit-stats:"
+
+# -- --stats: phases, the records and the maps' memory of one walk --
+n=$(get stats_tasks | jq .count)
+tap_eq "stats: records = tasks shown" "$(stat_of stats_tasks records)" "$n"
+tap_eq "stats: one load, one walk" "$(stat_of stats_tasks loads) $(stat_of stats_tasks walks)" "1 1"
+m=$(stat_of stats_tasks map_bytes)
+# The record array holds the tasks (48 bytes each) with room to spare, not per-record buffers.
+if [ -n "$m" ] && [ "$m" -ge $((n * 48)) ] && [ "$m" -le $((n * 48 * 3 + 65536)) ]; then
+	tap_ok "stats: map memory $m bytes for $n tasks"
+else
+	tap_fail "stats: map memory $m bytes for $n tasks"
+fi
+rss=$(stat_of stats_tasks peak_rss_kib)
+if [ -n "$rss" ] && [ "$rss" -gt 0 ] && [ "$rss" -lt 16384 ]; then
+	tap_ok "stats: peak RSS $rss KiB"
+else
+	tap_fail "stats: peak RSS '$rss' KiB"
+fi
+
+# -- --tree: every process once, under its parent --
+procs=$(get tree_count | jq .count)
+tap_eq "tree: one line per process" "$(get tree_all | wc -l)" "$procs"
+tap_eq "tree: one root, the idle task" "$(get tree_all | grep -c '^[^ |\`]')" 1
+
+# -- --repeat: the program is loaded once, walked N times --
+tap_eq "repeat 3: three JSON documents" "$(get repeat_json | jq -s 'map(.count > 0) | length')" 3
+tap_eq "repeat 3: one load, three walks" "$(stat_of repeat_json loads) $(stat_of repeat_json walks)" "1 3"
+tap_eq "repeat 2 with an interval: two walks" "$(get repeat_interval | grep -c '^/  (id 1, level 0')" 2
+
+# -- UTF-8 names pass through (invalid bytes become U+FFFD) --
+check_json utf8_tasks 'any(.tasks[]; .comm == "café ü")' "a UTF-8 comm comes out as it is"
+check_json utf8_tasks 'any(.tasks[]; .comm == "ééééééé\ufffd")' "a comm cut inside a character ends in U+FFFD"
+tap_contains "utf8: the table shows the bytes" "$(get utf8_tasks_text)" "café ü"
+check_json utf8_cgroups 'any(.cgroups[]; .name == "café" and .path == "/café")' "a UTF-8 cgroup name and path"
+
+# -- demo: not available is SKIP (exit 0), a failure is FAIL (exit 1) --
+tap_eq "no cgroup2 mounted: demo exits 0" "$(rc nocg_demo)" 0
+tap_contains "no cgroup2 mounted: kit_cgroup skipped" "$(get nocg_demo)" "SKIP kit_cgroup"
+tap_eq "no cgroup2 mounted: no FAIL line" "$(get nocg_demo | grep -c '^FAIL')" 0
+check_json nocg_demo_json 'map(.verdict) == ["pass","pass","pass","skip"]' "verdicts without cgroup2"
+tap_eq "module without walkers: insmod" "$(rc nowalk_insmod)" 0
+tap_eq "module without walkers: demo exits 0" "$(rc nowalk_demo)" 0
+tap_contains "module without walkers: kit_task skipped" "$(get nowalk_demo)" "SKIP kit_task"
+tap_contains "module without walkers: kit_cgroup skipped" "$(get nowalk_demo)" "SKIP kit_cgroup"
+tap_contains "module without walkers: kit_num passes" "$(get nowalk_demo)" "PASS kit_num"
+check_json nowalk_demo_json 'map([.iterator, .verdict]) == [["kit_num","pass"],["testmod_seq","pass"],["kit_task","skip"],["kit_cgroup","skip"]]' "valid JSON, one verdict per iterator"
+tap_eq "module without walkers: tasks exits 1" "$(rc nowalk_tasks)" 1
+tap_contains "module without walkers: tasks says why" "$(err nowalk_tasks)" "no kit_task kfuncs"
+check_json nowalk_status '.usable and ([.iterators[] | select(.available) | .name] == ["kit_num","testmod_seq"])' "status: the walkers are missing"
+check_json nowalk_load '[.programs[].name] == ["num","seq"]' "load pins what the module has"
+
+# -- resident programs: iterkit load / unload --
+tap_eq "load exits 0" "$(rc resident_load)" 0
+tap_contains "load names what it pinned" "$(get resident_load)" "tasks (room for "
+check_json resident_status '.resident | startswith("/sys/fs/bpf/iterkit/")' "status shows the resident programs"
+check_json resident_tasks '.count == (.tasks | length) and .tasks[0].pid == 0 and any(.tasks[]; .pid == 1 and .comm == "init")' "tasks from the resident program"
+tap_eq "resident tasks: no load, one walk" "$(stat_of resident_tasks loads) $(stat_of resident_tasks walks)" "0 1"
+check_json resident_num '.count == 100 and .sum == 4950 and .values[63] == 63' "num from the resident program"
+tap_eq "resident num: no load" "$(stat_of resident_num loads)" 0
+tap_eq "rmmod is refused while programs are resident" "$(rc resident_rmmod)" 1
+tap_contains "unload says what it removed" "$(get resident_unload)" "unloaded 4 resident programs"
+tap_eq "rmmod works after unload" "$(rc resident_rmmod_after)" 0
+
+# -- a walk that does not fit is walked again with room, never shown cut --
+total=$(get grow_total)
+check_json grow_walk ".count == $total and (.cgroups | length) == $total and .dropped == 0" "all $total cgroups, though cgroupfs (a bind mount of a leaf) said 1"
+tap_eq "grow: walked twice, the second time with room" "$(stat_of grow_walk loads) $(stat_of grow_walk walks)" "2 2"
+# More than the old fixed 4 MiB ring buffer held (about 25,000 records):
+# it dropped the rest and still exited 0. (The guest counts: 2.6 MB of JSON
+# would take seconds through the serial port.)
+total=$(( $(get many_total) + 1 ))
+tap_eq "$total cgroups: JSON exits 0" "$(rc many_json)" 0
+tap_eq "$total cgroups: one JSON line each, count and dropped" "$(get many_json)" "$total
+\"count\":$total,\"dropped\":0"
+tap_eq "$total cgroups: text exits 0" "$(rc many_text)" 0
+tap_eq "$total cgroups: one line each in the tree view" "$(get many_text)" "$total"
+
 # -- help and version --
 for c in help num_help seq_help tasks_help cgroups_help; do
 	tap_eq "$c exits 0" "$(rc $c)" 0
@@ -167,7 +332,7 @@ tap_eq "--version" "$(get version)" "iterkit $(cat VERSION)"
 
 # -- bad input: exit 2, exactly one line on stderr, nothing on stdout --
 for c in bad_tasks_pid bad_tasks_opt bad_cgroups_order bad_noargs bad_cmd bad_opt bad_num_missing bad_num_extra bad_num_text bad_num_range \
-	bad_num_trailing bad_seq_text bad_seq_range bad_status_arg bad_demo_arg; do
+	bad_num_trailing bad_seq_text bad_seq_range bad_status_arg bad_demo_arg bad_repeat bad_interval; do
 	r=$(rc $c)
 	e=$(err $c)
 	if [ "$r" = 2 ] && [ "$(wc -l <<<"$e")" = 1 ] && [[ $e == "iterkit: "* ]] && [ -z "$(get $c)" ]; then

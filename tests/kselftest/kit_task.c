@@ -412,9 +412,21 @@ static int parse_json_task(const char *line, struct task_info *t)
 
 	if (sscanf(line, "{\"pid\":%d,\"tid\":%d,\"ppid\":%d,", &t->tgid, &t->tid, &t->ppid) != 3 || !c)
 		return -1;
-	for (c += 8; *c && *c != '"' && i < 16; c++) {
+	/* JSON strings are UTF-8: a \uXXXX escape is a code point, not a byte. */
+	for (c += 8; *c && *c != '"' && i < 60; c++) {
 		if (*c == '\\' && c[1] == 'u') {
-			t->comm[i++] = (char)strtol((char[]){ c[4], c[5], 0 }, NULL, 16);
+			long cp = strtol((char[]){ c[2], c[3], c[4], c[5], 0 }, NULL, 16);
+
+			if (cp < 0x80) {
+				t->comm[i++] = cp;
+			} else if (cp < 0x800) {
+				t->comm[i++] = 0xc0 | cp >> 6;
+				t->comm[i++] = 0x80 | (cp & 0x3f);
+			} else {
+				t->comm[i++] = 0xe0 | cp >> 12;
+				t->comm[i++] = 0x80 | ((cp >> 6) & 0x3f);
+				t->comm[i++] = 0x80 | (cp & 0x3f);
+			}
 			c += 5;
 		} else if (*c == '\\') {
 			c++;

@@ -410,6 +410,24 @@ static bool kver_in(unsigned int lo, unsigned int hi)
 	return (!lo || running_kver >= lo) && (!hi || running_kver < hi);
 }
 
+/*
+ * "# observed: TEXT" with the log line that holds @hit, at most 60 bytes
+ * either side of it (level 2 state lines are long), for
+ * docs/verifier-messages.md.
+ */
+static void print_observed(const char *hit, size_t len)
+{
+	const char *start = hit, *end = hit + len;
+
+	while (start > log_buf && start[-1] != '\n' && hit - start < 60)
+		start--;
+	while (*end && *end != '\n' && end - (hit + len) < 60)
+		end++;
+	while (*start == ' ' || *start == '\t')
+		start++;
+	printf("# observed: %.*s\n", (int)(end - start), start);
+}
+
 static bool msg_applies(const struct kit_msg *m)
 {
 	return kver_in(m->lo, m->hi);
@@ -477,6 +495,9 @@ static bool run_one(const char *file, const char *prog_name, const struct kit_sp
 			cursor = hit + strlen(m->text);
 			if (verbose)
 				printf("# MATCHED: %s\n", m->text);
+			/* Wording that differs by kernel: show the whole line this kernel printed. */
+			if (m->lo || m->hi)
+				print_observed(hit, strlen(m->text));
 		} else {
 			/* Everything after a miss is reported but can no longer match in order. */
 			printf("# MISSING: %s\n", m->text);

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the package tests (tests/pkg/test_*.sh, `make check-pkg`). The
+# tests that are not about this Debian 12 host run in throw-away overlays
+# of the project's build roots (scripts/buildroot.sh): what they install
+# and remove never reaches the cached root.
+ver=$(cat VERSION)
+br=scripts/buildroot.sh
+export DEBIAN_FRONTEND=noninteractive
+
+# What a build root needs for these tests: the toolchain and VM harness
+# of `make matrix`, plus dkms, the Debian and RPM packaging tools and the
+# packages' own build dependencies.
+PKG_ROOT_PKGS="make gcc libc6-dev clang llvm libbpf-dev libelf-dev zlib1g-dev libzstd-dev
+	pkg-config xz-utils zstd pahole kmod binutils busybox-static cpio qemu-system-x86 bpftool
+	dkms dh-dkms debhelper dpkg-dev fakeroot lintian rpm rpmlint linux-bpf-dev file"
+
+# root_prepare ROOT KVER...: the root with those kernels' headers, and
+# their images in the VM cache. Prints the reason and fails when it cannot.
+root_prepare() {
+	local root=$1 k
+	shift
+	"$br" create "$root" >&2 || { echo "cannot create the $root build root"; return 1; }
+	# shellcheck disable=SC2086
+	"$br" install "$root" $PKG_ROOT_PKGS >&2 || { echo "packages missing in $root"; return 1; }
+	for k in "$@"; do
+		"$br" install "$root" "linux-headers-$k" >&2 || { echo "linux-headers-$k not in the $root sources"; return 1; }
+		"$br" run "$root" -- scripts/fetch-kernel.sh "$k" >&2 || { echo "no image of $k in the $root sources"; return 1; }
+	done
+}
+
+# src_copy NAME: a private copy of the tree (packages and VM runs there).
+src_copy() {
+	local d=$PWD/build/pkg-roots/$1-src
+	rm -rf "$d"
+	mkdir -p "$d"
+	git ls-files -co --exclude-standard -z | cpio -0 -pdm --quiet "$d"
+	echo "$d"
+}
+
+# overlay_new NAME: a fresh overlay directory for `buildroot.sh run --overlay`.
+overlay_new() {
+	local d=$PWD/build/pkg-roots/$1-overlay
+	rm -rf "$d"
+	mkdir -p "$d"
+	echo "$d"
+}
+
+# in_root ROOT OVERLAY CMD...: CMD inside the overlay of ROOT (apt and dpkg
+# wait for their locks instead of failing).
+in_root() {
+	local root=$1 ov=$2
+	shift 2
+	"$br" run "$root" --overlay "$ov" -- "$@"
+}
+
+# The module dkms installed for KVER, as a path inside the root.
+dkms_ko_in() {	# dkms_ko_in ROOT OVERLAY KVER
+	in_root "$1" "$2" sh -c "find /lib/modules/$3 -path '*/updates/dkms/*' -name 'iterkit.ko*' -o -path '*/extra/*' -name 'iterkit.ko*' | head -n 1"
+}
+
+# vm_demo ROOT OVERLAY SRC KVER KO: boots KVER with the DKMS-built KO and the
+# packaged loader; prints the output and the md5 of the module it loaded.
+vm_demo() {
+	in_root "$1" "$2" env KVER="$4" "$3/tests/vm/run" --ko "$5" --loader /usr/sbin/iterkit -- \
+		'md5sum iterkit.ko && insmod iterkit.ko && iterkit demo'
+}
+
+# md5 of a module file inside the root, decompressed.
+ko_md5_in() {	# ko_md5_in ROOT OVERLAY KO
+	in_root "$1" "$2" sh -c "case $3 in *.xz) xz -dc $3 ;; *.zst) zstd -qdc $3 ;; *) cat $3 ;; esac | md5sum | cut -d' ' -f1"
+}
+
+# root_packages ROOT: builds the .debs and RPMs inside an overlay of ROOT,
+# with /sys not mounted (dpkg-buildpackage and rpmbuild must not need the
+# build machine's kernel), from the current sources; reused while the
+# sources are unchanged. Prints the directory holding deb/ and rpm/; the
+# build's log is next to it (build-pkgs.log).
+root_packages() {
+	local root=$1 d=$PWD/build/pkg-roots/$1-pkgs sum ov src
+	sum=$(git ls-files -co --exclude-standard -z | xargs -0 md5sum | md5sum | cut -d' ' -f1)
+	if [ -f "$d/.sources" ] && [ "$(cat "$d/.sources")" = "$sum" ]; then
+		echo "$d"
+		return 0
+	fi
+	rm -rf "$d"
+	mkdir -p "$d"
+	src=$(src_copy "$root-pkgs")
+	ov=$(overlay_new "$root-pkgs")
+	"$br" run "$root" --no-sys --overlay "$ov" -- sh -c \
+		"test ! -e /sys/kernel && make -C $src deb rpm" > "$d/build-pkgs.log" 2>&1
+	local rc=$?
+	rm -rf "$ov"
+	[ $rc -eq 0 ] || { echo "$d"; return 1; }
+	cp -a "$src/build/pkg/deb" "$src/build/pkg/rpm" "$d/"
+	echo "$sum" > "$d/.sources"
+	echo "$d"
+}
+
+# pkg_test_begin NAME ROOT KVER...: ROOT with those kernels, a copy of the
+# sources ($src) and the packages built in ROOT ($pkg). When the root cannot
+# be had, the test is skipped with the reason; when the packages do not
+# build, it fails. Either way the test ends there.
+pkg_test_begin() {
+	local name=$1 root=$2 why
+	shift 2
+	if ! why=$(root_prepare "$root" "$@"); then
+		tap_skip "$name" "$why"
+		tap_done
+		exit 0
+	fi
+	src=$(src_copy "$name")
+	if ! pkg=$(root_packages "$root"); then
+		tap_fail "packages built in the $root root"
+		tap_diag "$(tail -n 30 "$pkg/build-pkgs.log")"
+		tap_done
+		exit 1
+	fi
+}
+
+# only_headers ROOT OVERLAY KVER: purges every kernel's headers but KVER's.
+only_headers() {
+	in_root "$1" "$2" sh -c "apt-get -y -q purge \$(dpkg-query -W -f='\${Package}\n' 'linux-headers-*' |
+		grep -v -e '$3' -e common) > /dev/null 2>&1"
+}
