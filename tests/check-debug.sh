@@ -8,13 +8,23 @@
 # report fails the run and is printed. Ends with the figures and
 # "N passed, M failed".
 #
-#   tests/check-debug.sh [SUITE...]     (default: every guest suite)
+#   tests/check-debug.sh [--plant NAME] [SUITE...]   (default: every guest suite)
+#
+# --plant NAME builds the module with tests/plant/NAME.patch applied: a bug
+# put in on purpose, which the run must catch (tests/plant/run does that for
+# each of them). The tree's own sources are never touched.
 #
 # Scale (environment): FUZZ_CALLS (10000000), CHURN_SECS (300),
 # LIFECYCLE_CYCLES (200), CONTEXT_SECS (60).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+plant=
+if [ "${1:-}" = --plant ]; then
+	plant=tests/plant/$2.patch
+	[ -f "$plant" ] || { echo "check-debug: no planted bug $plant" >&2; exit 2; }
+	shift 2
+fi
 out=build/debug
 log=$out/check-debug.log
 mkdir -p "$out"
@@ -34,6 +44,10 @@ say "debug kernel $krel in $kdir (its first build took $((ksecs / 60)) min $((ks
 rm -rf "$out/mod"
 mkdir -p "$out/mod"
 cp -r Kbuild module scripts "$out/mod/"
+if [ -n "$plant" ]; then
+	patch -s -d "$out/mod" -p1 < "$plant" || { say "$plant does not apply"; exit 1; }
+	say "planted bug: $plant"
+fi
 rm -f "$out"/mod/module/*.o "$out"/mod/module/*.ko "$out"/mod/module/*.mod* \
 	"$out"/mod/module/.*.cmd "$out"/mod/module/modules.order
 if ! make -s -C "$kdir" M="$top/$out/mod" modules > "$out/module-build.log" 2>&1; then
@@ -56,6 +70,7 @@ fi
 
 env="FUZZ_CALLS=${FUZZ_CALLS:-10000000} CHURN_SECS=${CHURN_SECS:-300}"
 env="$env LIFECYCLE_CYCLES=${LIFECYCLE_CYCLES:-200} CONTEXT_SECS=${CONTEXT_SECS:-60}"
+env="$env CGROUP_CHURN_SECS=${CGROUP_CHURN_SECS:-30}"
 # kmemleak: forget what boot left suspect; after all suites, two scans (it
 # reports objects unreferenced for at least 5 s).
 guest="ml=/sys/kernel/debug/kmemleak

@@ -19,10 +19,10 @@ loaded() { grep -q '^iterkit ' /proc/modules; }
 # Programs are freed asynchronously (after an RCU grace period): wait for
 # the module's references to drop before unloading it.
 wait_unused() {
-	i=0
-	while [ "$(cat /sys/module/iterkit/refcnt 2>/dev/null || echo 0)" != 0 ] && [ $i -lt 100 ]; do
+	local tries=0
+	while [ "$(cat /sys/module/iterkit/refcnt 2>/dev/null || echo 0)" != 0 ] && [ $tries -lt 100 ]; do
 		sleep 0.1
-		i=$((i + 1))
+		tries=$((tries + 1))
 	done
 }
 
@@ -93,9 +93,9 @@ rm -f "$fifo"
 mkfifo "$fifo"
 f_insmod=0 f_btf=0 f_start=0 f_held=0 f_refused=0 f_stop=0 f_rmmod=0 f_gone=0 f_race=0
 refusals=0 runs=0 races_unloaded=0 races_held=0
-i=0
-while [ $i -lt "$cycles" ]; do
-	i=$((i + 1))
+cycle=0
+while [ $cycle -lt "$cycles" ]; do
+	cycle=$((cycle + 1))
 	if ! insmod iterkit.ko; then
 		f_insmod=$((f_insmod + 1))
 		continue
@@ -104,7 +104,7 @@ while [ $i -lt "$cycles" ]; do
 	$H/lifecycle_prog < "$fifo" > /tmp/lc.out 2>&1 &
 	prog=$!
 	exec 3> "$fifo"
-	if [ $((i % 4)) = 0 ]; then
+	if [ $((cycle % 4)) = 0 ]; then
 		if rmmod iterkit 2> /dev/null; then
 			# rmmod won: the programs must not load, let alone run.
 			exec 3>&-
@@ -112,7 +112,7 @@ while [ $i -lt "$cycles" ]; do
 			rc=$?
 			if [ $rc != 3 ] || grep -q running /tmp/lc.out; then
 				f_race=$((f_race + 1))
-				tap_diag "race cycle $i: rmmod won, yet the program exited $rc: $(cat /tmp/lc.out)"
+				tap_diag "race cycle $cycle: rmmod won, yet the program exited $rc: $(cat /tmp/lc.out)"
 			fi
 			loaded && f_race=$((f_race + 1))
 			races_unloaded=$((races_unloaded + 1))
@@ -127,7 +127,7 @@ while [ $i -lt "$cycles" ]; do
 	done
 	if ! grep -q running /tmp/lc.out; then
 		f_start=$((f_start + 1))
-		tap_diag "cycle $i: the programs did not start: $(cat /tmp/lc.out)"
+		tap_diag "cycle $cycle: the programs did not start: $(cat /tmp/lc.out)"
 		exec 3>&-
 		wait $prog
 		wait_unused
@@ -150,7 +150,7 @@ while [ $i -lt "$cycles" ]; do
 	r=$(sed -n 's/^runs \([0-9]*\) fires [0-9]* bad 0$/\1/p' /tmp/lc.out)
 	if [ $rc != 0 ] || [ -z "$r" ] || [ "$r" = 0 ]; then
 		f_stop=$((f_stop + 1))
-		tap_diag "cycle $i: the program exited $rc: $(cat /tmp/lc.out)"
+		tap_diag "cycle $cycle: the program exited $rc: $(cat /tmp/lc.out)"
 	else
 		runs=$((runs + r))
 	fi

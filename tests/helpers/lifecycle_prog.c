@@ -50,6 +50,10 @@ int main(void)
 	bad = skel->bss->bad;
 	printf("runs %llu fires %llu bad %llu\n", (unsigned long long)skel->bss->runs,
 	       (unsigned long long)skel->bss->fires, bad);
+	if (bad)
+		printf("bad walks: kit_num %llu testmod_seq %llu kit_task %llu kit_cgroup %llu\n",
+		       (unsigned long long)skel->bss->bad_kind[0], (unsigned long long)skel->bss->bad_kind[1],
+		       (unsigned long long)skel->bss->bad_kind[2], (unsigned long long)skel->bss->bad_kind[3]);
 	lifecycle_bpf__destroy(skel);
 	return bad ? 1 : 0;
 }

@@ -375,7 +375,7 @@ TEST_F(walks, errors_leave_empty_iterator)
 }
 
 /*
- * new() takes one reference on the start and destroy() drops it once, for
+ * new()'s lookup takes a reference and drops it before returning, for
  * successful, drained and failed walks alike: a leak would keep the removed
  * cgroup dying for ever, a double put would underflow (refcount warning).
  */
@@ -475,7 +475,7 @@ static void churn(const char *dir, unsigned int seed)
 }
 
 /* Walks while other processes create and remove cgroups (CGROUP_CHURN_SECS, 30). */
-TEST_F_TIMEOUT(walks, churn, 120)
+TEST_F_TIMEOUT(walks, churn, 900)
 {
 	const char *secs_env = getenv("CGROUP_CHURN_SECS");
 	int secs = secs_env ? atoi(secs_env) : 30;

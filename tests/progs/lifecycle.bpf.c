@@ -9,37 +9,50 @@
 #include "iterkit.bpf.h"
 
 __u64 runs, fires, bad;
-__u64 scratch;
+__u64 bad_kind[4];	/* kit_num, testmod_seq, kit_task, kit_cgroup */
 
+static __always_inline void walk_bad(int kind)
+{
+	__sync_fetch_and_add(&bad, 1);
+	__sync_fetch_and_add(&bad_kind[kind & 3], 1);
+}
+
+/*
+ * Runs on both CPUs at once (the test-run loop and every system call), so
+ * what a walk counts is local; only the totals above are shared.
+ */
 static __noinline void walk_all(void)
 {
 	struct task_struct *t;
 	struct cgroup *cg;
+	__u64 n = 0;
 	__s64 *s;
 	int *v;
 
-	scratch = 0;
 	bpf_for_each(kit_num, v, 0, 8)
-		scratch += *v;
-	if (scratch != 28)
-		bad++;
+		n += *v;
+	if (n != 28)
+		walk_bad(0);
+	n = 0;
 	bpf_for_each(testmod_seq, s, 3, 4)
-		scratch += *s;
+		n += *s;
+	if (n != 12)
+		walk_bad(1);
 	bpf_rcu_read_lock();
-	scratch = 0;
+	n = 0;
 	bpf_for_each(kit_task, t, 0, KIT_TASK_ALL_PROCS) {
-		if (++scratch >= 4)
+		if (++n >= 4)
 			break;
 	}
-	if (!scratch)
-		bad++;
-	scratch = 0;
+	if (!n)
+		walk_bad(2);
+	n = 0;
 	bpf_for_each(kit_cgroup, cg, 0, KIT_CGROUP_DESCENDANTS_PRE) {
-		if (++scratch >= 4)
+		if (++n >= 4)
 			break;
 	}
-	if (!scratch)
-		bad++;
+	if (!n)
+		walk_bad(3);
 	bpf_rcu_read_unlock();
 }
 
@@ -47,7 +60,7 @@ SEC("syscall")
 int run(void *ctx)
 {
 	walk_all();
-	runs++;
+	__sync_fetch_and_add(&runs, 1);
 	return 0;
 }
 
