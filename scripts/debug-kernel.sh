@@ -24,7 +24,7 @@ tarball=/usr/src/linux-source-6.12.tar.xz
 log() { echo "debug-kernel: $*" >&2; }
 
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null) || {
-	log "linux-source-6.12 is not installed (scripts/install-deps.sh test)"
+	log "linux-source-6.12 is not installed (scripts/install-deps.sh debug)"
 	exit 1
 }
 # What the build depends on: bump RECIPE when the steps below change.

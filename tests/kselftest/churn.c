@@ -32,6 +32,7 @@
 #include <bpf/libbpf.h>
 #include "kselftest_harness.h"
 #include "kmsg.h"
+#include "cgroupfs.h"
 #include "../helpers/churn_counters.h"
 #include "churn.skel.h"
 
@@ -95,48 +96,6 @@ static int deep_level;
 static pid_t long_lived[MAX_MUST];
 static int nr_long_lived;
 static int baseline_threads;
-
-static unsigned long long ino_of(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) ? 0 : st.st_ino;
-}
-
-static void remove_tree(const char *dir)
-{
-	char sub[512];
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		remove_tree(sub);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
-static long nr_dying(const char *dir)
-{
-	char path[512], key[64];
-	long v, found = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cgroup.stat", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, "nr_dying_descendants"))
-			found = v;
-	fclose(f);
-	return found;
-}
 
 static double now(void)
 {

@@ -35,6 +35,7 @@
 #include "kselftest_harness.h"
 #include <linux/types.h>
 #include "kmsg.h"
+#include "cgroupfs.h"
 #include "fuzz.h"
 #include "fuzz.skel.h"
 
@@ -88,13 +89,6 @@ static struct world {
 	volatile pid_t *churn_pid;
 } w;
 
-static unsigned long long ino_of(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) ? 0 : st.st_ino;
-}
-
 /* TREE: depth 3, fan-out 3 (40 cgroups); returns the subtree size of @dir. */
 static int build_tree(const char *dir, int level, int depth)
 {
@@ -120,55 +114,6 @@ static int build_tree(const char *dir, int level, int depth)
 	}
 	w.tree[idx].size = size;
 	return size;
-}
-
-static void remove_tree(const char *dir)
-{
-	char sub[512];
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		remove_tree(sub);
-	}
-	closedir(d);
-	rmdir(dir);
-}
-
-static long nr_dying(const char *dir)
-{
-	char path[512], key[64];
-	long v, found = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cgroup.stat", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, "nr_dying_descendants"))
-			found = v;
-	fclose(f);
-	return found;
-}
-
-static long wait_no_dying(const char *dir)
-{
-	long n = -1;
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		n = nr_dying(dir);
-		if (n == 0)
-			break;
-		usleep(100000);
-	}
-	return n;
 }
 
 static pthread_mutex_t park_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -26,6 +26,7 @@
 #pragma GCC diagnostic ignored "-Wclobbered"
 #include "kselftest_harness.h"
 #include "kmsg.h"
+#include "cgroupfs.h"
 #include "kit_cgroup_walks.skel.h"
 
 #define CG "/sys/fs/cgroup"
@@ -35,15 +36,6 @@
 #define KIT_CGROUP_MAX_STEPS (1024 * 1024)
 
 enum { SELF = 1, PRE = 2, POST = 3, UP = 4, CHILDREN = 5 };
-
-static unsigned long long ino_of(const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st))
-		return 0;
-	return st.st_ino;
-}
 
 /* Depth 4, fan-out 3 below TREE: TREE/c0/c1/c2/c0 and so on (121 cgroups). */
 static int build_tree(const char *dir, int depth)
@@ -61,25 +53,6 @@ static int build_tree(const char *dir, int depth)
 			return -1;
 	}
 	return 0;
-}
-
-/* rmdir children first; cgroupfs only removes empty directories. */
-static void remove_tree(const char *dir)
-{
-	char sub[512];
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		remove_tree(sub);
-	}
-	closedir(d);
-	rmdir(dir);
 }
 
 static int run(struct kit_cgroup_walks_bpf *skel, struct bpf_program *prog)
@@ -111,38 +84,6 @@ static int kit_walk(struct kit_cgroup_walks_bpf *skel, unsigned long long id, un
 	if (run(skel, skel->progs.errors))
 		return 9999;
 	return skel->bss->kit_ret;
-}
-
-static long nr_dying(const char *dir)
-{
-	char path[512], key[64];
-	long v, found = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cgroup.stat", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, "nr_dying_descendants"))
-			found = v;
-	fclose(f);
-	return found;
-}
-
-/* Waits up to 10 s for @dir to have no dying descendants left. */
-static long wait_no_dying(const char *dir)
-{
-	long n = -1;
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		n = nr_dying(dir);
-		if (n == 0)
-			break;
-		usleep(100000);
-	}
-	return n;
 }
 
 FIXTURE(walks) {
