@@ -20,16 +20,25 @@
 #include "iterkit.bpf.h"
 #include "contexts.h"
 
-/* Where this CPU's preempt count lives: 6.x x86 pcpu_hot, 7.x __preempt_count. */
+/*
+ * Where this CPU's preempt count lives: x86 pcpu_hot up to 6.14, then
+ * __preempt_count (an int; an unsigned long from 7.3, whose low half holds
+ * the count). Reading 4 bytes fits both.
+ */
 struct pcpu_hot___kit {
 	int preempt_count;
 } __attribute__((preserve_access_index));
 extern const struct pcpu_hot___kit pcpu_hot __ksym __weak;
-extern const unsigned long __preempt_count __ksym __weak;
+extern const int __preempt_count __ksym __weak;
+/*
+ * 7.3 added 8 HARDIRQ_DISABLE bits above the softirq count (the series that
+ * also brought this per-CPU variable), moving the hard IRQ and NMI counts up.
+ */
+extern const unsigned long local_interrupt_disable_state __ksym __weak;
 
-#define HARDIRQ_MASK	0x000f0000
 #define SOFTIRQ_OFFSET	0x00000100
-#define NMI_MASK	0x00f00000
+#define HARDIRQ_MASK	(bpf_ksym_exists(&local_interrupt_disable_state) ? 0x0f000000 : 0x000f0000)
+#define NMI_MASK	(bpf_ksym_exists(&local_interrupt_disable_state) ? 0x10000000 : 0x00f00000)
 
 /*
  * What a walk carries from one element to the next lives here, not in
@@ -66,10 +75,10 @@ static __always_inline int preempt_count(void)
 	if (bpf_ksym_exists(&pcpu_hot))
 		pc = ((struct pcpu_hot___kit *)bpf_this_cpu_ptr(&pcpu_hot))->preempt_count;
 	else if (bpf_ksym_exists(&__preempt_count))
-		pc = *(unsigned long *)bpf_this_cpu_ptr(&__preempt_count);
+		pc = *(int *)bpf_this_cpu_ptr(&__preempt_count);
 	else
 		return -1;
-	/* x86 keeps an inverted need-resched flag in the top bit. */
+	/* Up to 7.2, x86 keeps an inverted need-resched flag in bit 31. */
 	return pc & 0x7fffffff;
 }
 
