@@ -63,6 +63,16 @@ static __noinline void note(__u64 key, __s64 value)
 	n++;
 }
 
+/*
+ * A thread that execs takes its leader's place in the process list
+ * (de_thread()), and a walk under RCU may meet it half way, its pid not yet
+ * the group's. The group's group_exec_task is set for that whole time.
+ */
+static __always_inline bool mid_exec(struct task_struct *t)
+{
+	return BPF_CORE_READ(t, signal, group_exec_task) || t->pid == t->tgid;
+}
+
 static __noinline void walk_task(void)
 {
 	struct bpf_iter_kit_task it;
@@ -76,7 +86,7 @@ static __noinline void walk_task(void)
 				shape_bad++;
 		} else if (!n && t->pid) {
 			shape_bad++;
-		} else if (flags == KIT_TASK_ALL_PROCS && t->pid != t->tgid) {
+		} else if (flags == KIT_TASK_ALL_PROCS && t->pid != t->tgid && !mid_exec(t)) {
 			shape_bad++;
 		}
 		note((__u64)t, t->pid);
