@@ -64,9 +64,10 @@ static __noinline void note(__u64 key, __s64 value)
 }
 
 /*
- * A thread that execs takes its leader's place in the process list
- * (de_thread()), and a walk under RCU may meet it half way, its pid not yet
- * the group's. The group's group_exec_task is set for that whole time.
+ * A thread that execs takes its leader's place (de_thread(): the two swap
+ * their ids, then the thread replaces the leader in the process list). A
+ * walk under RCU that reached the old leader just before may yield it with
+ * the thread's old id. The group's group_exec_task is set for that whole time.
  */
 static __always_inline bool mid_exec(struct task_struct *t)
 {
