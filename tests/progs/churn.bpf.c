@@ -28,6 +28,8 @@ int ret;
 __s64 n;
 __u32 must_seen;
 __u64 dups, shape_bad;
+__s32 bad_pid, bad_tgid, bad_exit_state;	/* the last task out of shape */
+__u32 bad_not_leader;
 __u32 cpu;
 /* the walk in progress */
 __u64 gen;
@@ -67,11 +69,14 @@ static __noinline void note(__u64 key, __s64 value)
  * A thread that execs takes its leader's place (de_thread(): the two swap
  * their ids, then the thread replaces the leader in the process list). A
  * walk under RCU that reached the old leader just before may yield it with
- * the thread's old id. The group's group_exec_task is set for that whole time.
+ * the thread's old id: while the swap is under way the group's
+ * group_exec_task is set, and from the end of it the old leader's
+ * group_leader is the thread.
  */
 static __always_inline bool mid_exec(struct task_struct *t)
 {
-	return BPF_CORE_READ(t, signal, group_exec_task) || t->pid == t->tgid;
+	return t->pid == t->tgid || BPF_CORE_READ(t, signal, group_exec_task) ||
+	       BPF_CORE_READ(t, group_leader) != t;
 }
 
 static __noinline void walk_task(void)
@@ -89,6 +94,10 @@ static __noinline void walk_task(void)
 			shape_bad++;
 		} else if (flags == KIT_TASK_ALL_PROCS && t->pid != t->tgid && !mid_exec(t)) {
 			shape_bad++;
+			bad_pid = t->pid;
+			bad_tgid = t->tgid;
+			bad_exit_state = t->exit_state;
+			bad_not_leader = BPF_CORE_READ(t, group_leader) != t;
 		}
 		note((__u64)t, t->pid);
 	}
