@@ -35,6 +35,7 @@
 #include "kselftest_harness.h"
 #include <linux/types.h>
 #include "kmsg.h"
+#include "park.h"
 #include "cgroupfs.h"
 #include "fuzz.h"
 #include "fuzz.skel.h"
@@ -114,25 +115,6 @@ static int build_tree(const char *dir, int level, int depth)
 	}
 	w.tree[idx].size = size;
 	return size;
-}
-
-static pthread_mutex_t park_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t park_cond = PTHREAD_COND_INITIALIZER;
-static int park_release;
-static pid_t parked_tid[NR_PARKED];
-static pthread_t parked[NR_PARKED];
-
-static void *park(void *arg)
-{
-	long i = (long)arg;
-
-	pthread_mutex_lock(&park_lock);
-	parked_tid[i] = syscall(SYS_gettid);
-	pthread_cond_broadcast(&park_cond);
-	while (!park_release)
-		pthread_cond_wait(&park_cond, &park_lock);
-	pthread_mutex_unlock(&park_lock);
-	return NULL;
 }
 
 /* Forks and creates/removes cgroups below CHURN until killed. */
@@ -496,13 +478,7 @@ FIXTURE_SETUP(fuzz)
 	ASSERT_EQ(1, fscanf(f, "%d", &w.pid_max));
 	fclose(f);
 	w.self = getpid();
-	for (i = 0; i < NR_PARKED; i++)
-		ASSERT_EQ(0, pthread_create(&parked[i], NULL, park, (void *)i));
-	pthread_mutex_lock(&park_lock);
-	for (i = 0; i < NR_PARKED; i++)
-		while (!parked_tid[i])
-			pthread_cond_wait(&park_cond, &park_lock);
-	pthread_mutex_unlock(&park_lock);
+	ASSERT_EQ(0, park_threads(NR_PARKED + 1));
 	w.thread_tid = parked_tid[0];
 	w.reaped = fork();
 	if (!w.reaped)
@@ -533,10 +509,7 @@ FIXTURE_TEARDOWN(fuzz)
 		waitpid(w.zombie, NULL, 0);
 		w.zombie = 0;
 	}
-	pthread_mutex_lock(&park_lock);
-	park_release = 1;
-	pthread_cond_broadcast(&park_cond);
-	pthread_mutex_unlock(&park_lock);
+	unpark_threads();
 	if (self->skel)
 		fuzz_bpf__destroy(self->skel);
 	remove_tree(TOP);

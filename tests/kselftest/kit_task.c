@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include "kselftest_harness.h"
 #include "kmsg.h"
+#include "park.h"
 #include "kit_task_walks.skel.h"
 
 enum { ALL_PROCS = 0, ALL_THREADS = 1, PROC_THREADS = 2 };
@@ -36,61 +37,6 @@ static int run_prog(struct bpf_program *prog)
 	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
 		return -errno;
 	return (int)opts.retval;
-}
-
-/* ---- threads parked in this process (PROC_THREADS on a live process) ---- */
-
-static pthread_t parked[16];
-static pid_t parked_tid[16];
-static int nparked;
-static pthread_mutex_t park_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t park_cond = PTHREAD_COND_INITIALIZER;
-static int park_release;
-
-static void *park(void *arg)
-{
-	long i = (long)arg;
-
-	pthread_mutex_lock(&park_lock);
-	parked_tid[i] = syscall(SYS_gettid);
-	pthread_cond_broadcast(&park_cond);
-	while (!park_release)
-		pthread_cond_wait(&park_cond, &park_lock);
-	pthread_mutex_unlock(&park_lock);
-	return NULL;
-}
-
-/* Makes this process have n threads in all. */
-static int park_threads(int n)
-{
-	long i;
-
-	park_release = 0;
-	for (i = 0; i < n - 1; i++) {
-		parked_tid[i] = 0;
-		if (pthread_create(&parked[i], NULL, park, (void *)i))
-			return -1;
-	}
-	nparked = n - 1;
-	pthread_mutex_lock(&park_lock);
-	for (i = 0; i < nparked; i++)
-		while (!parked_tid[i])
-			pthread_cond_wait(&park_cond, &park_lock);
-	pthread_mutex_unlock(&park_lock);
-	return 0;
-}
-
-static void unpark_threads(void)
-{
-	int i;
-
-	pthread_mutex_lock(&park_lock);
-	park_release = 1;
-	pthread_cond_broadcast(&park_cond);
-	pthread_mutex_unlock(&park_lock);
-	for (i = 0; i < nparked; i++)
-		pthread_join(parked[i], NULL);
-	nparked = 0;
 }
 
 /* ---- differential: kit_task and bpf_iter_task in lock-step ---- */
