@@ -62,13 +62,19 @@ struct kit_cgroup_state {
 };
 
 /*
+ * The walk steps below are inlined into next(): one call per element, as
+ * the kernel's own iterator makes. Out-of-line, a post-order step cost two
+ * more calls and returns per element (measured in docs/performance.md).
+ */
+
+/*
  * The child of @parent after @pos (the first one when @pos is NULL), or
  * NULL. Children are kept in ascending serial_nr order and new ones are
  * appended. A removed cgroup's sibling link stops being updated once it is
  * released, so from a released @pos look for the first child with a higher
  * serial number instead of following the stale link.
  */
-static struct cgroup_subsys_state *
+static __always_inline struct cgroup_subsys_state *
 kit_cgroup_next_child(struct cgroup_subsys_state *pos,
 		      struct cgroup_subsys_state *parent)
 {
@@ -90,7 +96,7 @@ kit_cgroup_next_child(struct cgroup_subsys_state *pos,
 }
 
 /* The first cgroup of @css's subtree in post-order: its deepest first child. */
-static struct cgroup_subsys_state *
+static __always_inline struct cgroup_subsys_state *
 kit_cgroup_first_leaf(struct cgroup_subsys_state *css)
 {
 	struct cgroup_subsys_state *child;
@@ -101,10 +107,35 @@ kit_cgroup_first_leaf(struct cgroup_subsys_state *css)
 }
 
 /*
+ * Pre-order successor of @pos within @start's subtree (@start itself when
+ * @pos is NULL): the first child, else the next sibling of the nearest
+ * ancestor below @start that has one. The order css_next_descendant_pre()
+ * yields.
+ */
+static __always_inline struct cgroup_subsys_state *
+kit_cgroup_next_pre(struct cgroup_subsys_state *pos,
+		    struct cgroup_subsys_state *start)
+{
+	struct cgroup_subsys_state *next;
+
+	if (!pos)
+		return start;
+	next = kit_cgroup_next_child(NULL, pos);
+	if (next)
+		return next;
+	for (; pos != start; pos = pos->parent) {
+		next = kit_cgroup_next_child(pos, pos->parent);
+		if (next)
+			return next;
+	}
+	return NULL;
+}
+
+/*
  * Post-order successor of @pos within @start's subtree: the first leaf of
  * the next sibling's subtree, or the parent once all siblings are done.
  */
-static struct cgroup_subsys_state *
+static __always_inline struct cgroup_subsys_state *
 kit_cgroup_next_post(struct cgroup_subsys_state *pos,
 		     struct cgroup_subsys_state *start)
 {
@@ -141,7 +172,7 @@ static struct cgroup *kit_cgroup_find(struct cgroup *root, u64 id)
 	u32 steps;
 
 	for (steps = 0; steps < KIT_CGROUP_MAX_STEPS; steps++) {
-		pos = css_next_descendant_pre(pos, &root->self);
+		pos = kit_cgroup_next_pre(pos, &root->self);
 		if (!pos)
 			break;
 		if (cgroup_id(pos->cgroup) == id)
@@ -243,7 +274,7 @@ __bpf_kfunc struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *
 		next = s->pos ? NULL : s->start;
 		break;
 	case KIT_CGROUP_DESCENDANTS_PRE:
-		next = css_next_descendant_pre(s->pos, s->start);
+		next = kit_cgroup_next_pre(s->pos, s->start);
 		break;
 	case KIT_CGROUP_DESCENDANTS_POST:
 		next = kit_cgroup_next_post(s->pos, s->start);

@@ -48,6 +48,7 @@ done
 fifo=/tmp/hold.fifo
 rm -f $fifo
 mkfifo $fifo
+rm -f /tmp/hold.out	# a rerun must not see the last run's "loaded"
 $H/hold_prog < $fifo > /tmp/hold.out 2>&1 &
 hold=$!
 exec 3> $fifo
@@ -101,6 +102,9 @@ while [ $cycle -lt "$cycles" ]; do
 		continue
 	fi
 	[ -r /sys/kernel/btf/iterkit ] || f_btf=$((f_btf + 1))
+	# Emptied here: the child truncates it only once the FIFO opens, so
+	# the last cycle's "running" could otherwise pass for this one's.
+	: > /tmp/lc.out
 	$H/lifecycle_prog < "$fifo" > /tmp/lc.out 2>&1 &
 	prog=$!
 	exec 3> "$fifo"
