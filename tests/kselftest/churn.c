@@ -373,9 +373,8 @@ static void walker(int cpu, double end, int fd)
 		if (b->dups)
 			fail(&r, "%s: %llu elements yielded twice", sp->name, b->dups);
 		if (b->shape_bad)
-			fail(&r, "%s: %llu elements out of shape (last: pid %d tgid %d exit_state %d%s)",
-			     sp->name, b->shape_bad, b->bad_pid, b->bad_tgid, b->bad_exit_state,
-			     b->bad_not_leader ? ", not its group's leader" : "");
+			fail(&r, "%s: %llu elements out of shape (last: pid %d tgid %d exit_state %d)",
+			     sp->name, b->shape_bad, b->bad_pid, b->bad_tgid, b->bad_exit_state);
 		if (b->must_seen != b->nr_must)
 			fail(&r, "%s: %u of the %u elements that existed throughout were yielded",
 			     sp->name, b->must_seen, b->nr_must);

@@ -29,7 +29,6 @@ __s64 n;
 __u32 must_seen;
 __u64 dups, shape_bad;
 __s32 bad_pid, bad_tgid, bad_exit_state;	/* the last task out of shape */
-__u32 bad_not_leader;
 __u32 cpu;
 /* the walk in progress */
 __u64 gen;
@@ -75,7 +74,7 @@ static __noinline void note(__u64 key, __s64 value)
  */
 static __always_inline bool mid_exec(struct task_struct *t)
 {
-	return t->pid == t->tgid || BPF_CORE_READ(t, signal, group_exec_task) ||
+	return BPF_CORE_READ(t, signal, group_exec_task) ||
 	       BPF_CORE_READ(t, group_leader) != t;
 }
 
@@ -97,7 +96,6 @@ static __noinline void walk_task(void)
 			bad_pid = t->pid;
 			bad_tgid = t->tgid;
 			bad_exit_state = t->exit_state;
-			bad_not_leader = BPF_CORE_READ(t, group_leader) != t;
 		}
 		note((__u64)t, t->pid);
 	}
