@@ -42,6 +42,10 @@ struct bpf_iter_kit_cgroup {
 	__u64 __opaque[3];
 } __attribute__((aligned(8)));
 
+struct bpf_iter_kit_cgroup_at {
+	__u64 __opaque[3];
+} __attribute__((aligned(8)));
+
 /* kit_num: yields start, start + 1, ..., end - 1 (at most 8M values).
  * -EINVAL when start > end, -E2BIG when the range is longer.
  */
@@ -87,6 +91,15 @@ enum {
 extern int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it, __u64 cgroup_id, unsigned int order) __ksym __weak;
 extern struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *it) __ksym __weak;
 extern void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it) __ksym __weak;
+
+/* kit_cgroup_at: the same walks from a cgroup pointer the program holds,
+ * trusted or RCU-protected (e.g. bpf_get_current_task_btf()->cgroups->dfl_cgrp),
+ * with no id lookup. -EINVAL for a bad order or a NULL cgroup.
+ */
+extern int bpf_iter_kit_cgroup_at_new(struct bpf_iter_kit_cgroup_at *it, struct cgroup *start,
+				      unsigned int order) __ksym __weak;
+extern struct cgroup *bpf_iter_kit_cgroup_at_next(struct bpf_iter_kit_cgroup_at *it) __ksym __weak;
+extern void bpf_iter_kit_cgroup_at_destroy(struct bpf_iter_kit_cgroup_at *it) __ksym __weak;
 
 /* RCU read-side section for sleepable programs (the walkers need one). */
 extern void bpf_rcu_read_lock(void) __ksym __weak;

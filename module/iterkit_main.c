@@ -31,6 +31,9 @@ BTF_ID_FLAGS(func, bpf_iter_kit_task_destroy, KF_ITER_DESTROY)
 BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_new, KF_ITER_NEW | KF_RCU_PROTECTED)
 BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_next, KF_ITER_NEXT | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_destroy, KF_ITER_DESTROY)
+BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_at_new, KF_ITER_NEW | KF_RCU_PROTECTED | KF_RCU)
+BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_at_next, KF_ITER_NEXT | KF_RET_NULL)
+BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_at_destroy, KF_ITER_DESTROY)
 #endif
 BTF_KFUNCS_END(iterkit_kfunc_ids)
 
@@ -40,28 +43,36 @@ static const struct btf_kfunc_id_set iterkit_kfunc_set = {
 };
 
 /*
- * The kernel accepts a module whose BTF it could not use and then makes
- * kfunc registration a silent no-op. A loaded iterkit without kfuncs helps
- * nobody, so check that the kernel really published our BTF: the node
- * /sys/kernel/btf/iterkit, looked up in sysfs itself so that the loader's
- * mount namespace or chroot does not matter.
+ * A module without usable BTF would load with its kfunc registration a
+ * silent no-op, which helps nobody. Without BTF at all, refuse. A kernel
+ * that rejects a module's BTF refuses the module itself, unless it allows
+ * BTF mismatches (CONFIG_MODULE_ALLOW_BTF_MISMATCH, as Debian and Android
+ * do): then the only sign is that /sys/kernel/btf/<module> never appeared.
+ * It is looked up in sysfs itself, so the loader's mount namespace or
+ * chroot does not matter.
  */
 static int iterkit_check_btf(void)
 {
-	struct kernfs_node *btf_dir, *ours = NULL;
+	const char *name = module_name(THIS_MODULE);
+	struct kernfs_node *btf_dir, *ours;
 
 	if (!THIS_MODULE->btf_data_size) {
 		pr_err("module has no BTF (.BTF section); rebuild against kernel headers that ship vmlinux\n");
 		return -ENOENT;
 	}
+	if (!IS_ENABLED(CONFIG_MODULE_ALLOW_BTF_MISMATCH))
+		return 0;
+
 	btf_dir = kernfs_find_and_get(kernel_kobj->sd, "btf");
-	if (btf_dir) {
-		ours = kernfs_find_and_get(btf_dir, KBUILD_MODNAME);
-		kernfs_put(btf_dir);
+	if (!btf_dir) {
+		pr_warn("no /sys/kernel/btf: cannot tell whether the kernel accepted the module's BTF\n");
+		return 0;
 	}
+	ours = kernfs_find_and_get(btf_dir, name);
+	kernfs_put(btf_dir);
 	if (!ours) {
-		pr_err("kernel did not accept the module's BTF (no /sys/kernel/btf/%s); rebuild against the running kernel's headers\n",
-		       KBUILD_MODNAME);
+		pr_err("kernel did not publish the module's BTF (no /sys/kernel/btf/%s): it rejected it (a \"BTF mismatch\" line above) or failed to create the file; rebuild against the running kernel's headers\n",
+		       name);
 		return -ENOENT;
 	}
 	kernfs_put(ours);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kit_cgroup: walks the cgroup v2 hierarchy from one cgroup.
+ * kit_cgroup: walks the cgroup v2 hierarchy from the cgroup with a given
+ * id; kit_cgroup_at: the same walks from a struct cgroup pointer.
  *
  * Orders (enum bpf_cgroup_iter_order values, plus CHILDREN):
  *   SELF_ONLY (1)         the start cgroup alone
@@ -49,8 +50,12 @@ enum kit_cgroup_order {
 	KIT_CGROUP_CHILDREN = 5,
 };
 
-/* What BPF programs see: 24 opaque bytes on their stack. */
+/* What BPF programs see: 24 opaque bytes on their stack, for either iterator. */
 struct bpf_iter_kit_cgroup {
+	__u64 __opaque[3];
+} __aligned(8);
+
+struct bpf_iter_kit_cgroup_at {
 	__u64 __opaque[3];
 } __aligned(8);
 
@@ -160,45 +165,85 @@ static struct cgroup *kit_cgroup_ns_root(void)
 	return ns ? ns->cgroup_ns->root_cset->dfl_cgrp : &cgrp_dfl_root.cgrp;
 }
 
-/*
- * The live cgroup with id @id at or below @root, or NULL, found by a
- * pre-order walk under RCU: no lock, no reference count, no allocation,
- * so it may run in any context. It costs one step per cgroup before @id
- * in pre-order. A removed cgroup (no longer CSS_ONLINE) is not found.
- */
-static struct cgroup *kit_cgroup_find(struct cgroup *root, u64 id)
+static __always_inline bool kit_cgroup_online(struct cgroup *cgrp)
 {
-	struct cgroup_subsys_state *pos = NULL;
-	u32 steps;
+	return READ_ONCE(cgrp->self.flags) & CSS_ONLINE;
+}
 
-	for (steps = 0; steps < KIT_CGROUP_MAX_STEPS; steps++) {
-		pos = kit_cgroup_next_pre(pos, &root->self);
-		if (!pos)
-			break;
-		if (cgroup_id(pos->cgroup) == id)
-			return READ_ONCE(pos->flags) & CSS_ONLINE ? pos->cgroup : NULL;
+/*
+ * @id among the caller's own cgroup and its ancestors up to @root, read
+ * from the ancestors array: O(depth), no list walk. The common case of
+ * programs that start from bpf_get_current_cgroup_id() in hot paths.
+ */
+static struct cgroup *kit_cgroup_find_up(struct cgroup *root, u64 id)
+{
+	struct cgroup *cgrp = task_dfl_cgroup(current);
+	int level;
+
+	if (!cgroup_is_descendant(cgrp, root))
+		return NULL;
+	for (level = cgrp->level; level >= root->level; level--) {
+		if (cgroup_id(cgrp->ancestors[level]) == id)
+			return cgrp->ancestors[level];
 	}
 	return NULL;
 }
 
 /*
- * Looks @id up in the caller's cgroup namespace. In preemptible context
- * (no spinlock held, interrupts on, not in an interrupt) the kernel's id
- * table is used: cgroup_get_from_id() may then drop the last reference to
- * a kernfs node or cgroup that is being removed, which takes a spinlock,
- * calls call_rcu() or queues work, all safe there. Anywhere else (hard or
- * soft interrupt, NMI, a program attached inside a locked section) those
- * could deadlock, so walk the hierarchy instead.
+ * @id at or below @root, found without a lock or a reference. Cgroup ids
+ * are kernfs node ids, which only grow (the low 32 bits wrap into a
+ * generation count kept in the high 32), and a new cgroup is appended to
+ * its parent's children: a subtree's ids are all above its root's, and
+ * siblings come in increasing id order. So @id can only be below the last
+ * child whose id is not above it; descend there, level by level. The cost
+ * is the children scanned along the path, at most KIT_CGROUP_MAX_STEPS.
+ */
+static struct cgroup *kit_cgroup_find_down(struct cgroup *root, u64 id)
+{
+	struct cgroup_subsys_state *pos = &root->self, *child, *below;
+	u32 steps = KIT_CGROUP_MAX_STEPS;
+
+	while (cgroup_id(pos->cgroup) != id) {
+		below = NULL;
+		list_for_each_entry_rcu(child, &pos->children, sibling) {
+			if (!--steps || cgroup_id(child->cgroup) > id)
+				break;
+			below = child;
+		}
+		if (!below || !steps)
+			return NULL;
+		pos = below;
+	}
+	return pos->cgroup;
+}
+
+/*
+ * Looks @id up in the caller's cgroup namespace; removed cgroups are not
+ * found. The caller's own cgroup and its ancestors are read directly. Any
+ * other id, in preemptible context (no spinlock held, interrupts on, not in
+ * an interrupt), goes through the kernel's id table: cgroup_get_from_id()
+ * may drop the last reference to a kernfs node or cgroup being removed,
+ * which takes a spinlock, calls call_rcu() or queues work, all safe only
+ * there. Elsewhere (interrupts, NMI, a program attached inside a locked
+ * section) kit_cgroup_find_down() descends the hierarchy instead.
  *
  * Either way the caller's RCU read-side section keeps the result alive,
- * so no reference is kept.
+ * so no reference is kept. preemptible() is read before anything here
+ * could change it.
  */
 static struct cgroup *kit_cgroup_lookup(u64 id)
 {
+	bool may_lock = preemptible();
+	struct cgroup *root = kit_cgroup_ns_root();
 	struct cgroup *cgrp;
 
-	if (!preemptible())
-		return kit_cgroup_find(kit_cgroup_ns_root(), id);
+	cgrp = kit_cgroup_find_up(root, id);
+	if (!cgrp && !may_lock)
+		cgrp = kit_cgroup_find_down(root, id);
+	if (cgrp)
+		return kit_cgroup_online(cgrp) ? cgrp : NULL;
+	if (!may_lock)
+		return NULL;
 
 	cgrp = cgroup_get_from_id(id);
 	if (IS_ERR(cgrp))
@@ -215,59 +260,31 @@ static void kit_cgroup_empty(struct kit_cgroup_state *s)
 	s->steps_left = 0;
 }
 
-__bpf_kfunc_start_defs();
-
-/*
- * Starts a walk from the cgroup v2 cgroup whose id is @cgroup_id (0: the
- * root). Returns -EINVAL for an unknown order and -ENOENT when no such
- * cgroup is visible from the current cgroup namespace; either leaves an
- * empty iterator. No iterator holds a reference.
- */
-__bpf_kfunc int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it,
-					u64 cgroup_id, unsigned int order)
+/* The order new() accepts (0 is DESCENDANTS_PRE), or 0 when it is unknown. */
+static unsigned int kit_cgroup_order(unsigned int order)
 {
-	struct kit_cgroup_state *s = (void *)it;
-	struct cgroup *start;
-
-	BUILD_BUG_ON(sizeof(struct kit_cgroup_state) != sizeof(struct bpf_iter_kit_cgroup));
-	BUILD_BUG_ON(__alignof__(struct kit_cgroup_state) >
-		     __alignof__(struct bpf_iter_kit_cgroup));
-
-	kit_cgroup_empty(s);
 	if (order == KIT_CGROUP_UNSPEC)
-		order = KIT_CGROUP_DESCENDANTS_PRE;
-	if (order > KIT_CGROUP_CHILDREN)
-		return -EINVAL;
+		return KIT_CGROUP_DESCENDANTS_PRE;
+	return order <= KIT_CGROUP_CHILDREN ? order : 0;
+}
 
-	if (!cgroup_id) {
-		start = &cgrp_dfl_root.cgrp;
-	} else {
-		/*
-		 * The caller is already in an RCU section (KF_RCU_PROTECTED);
-		 * the nested lock only makes the lookup self-contained.
-		 */
-		rcu_read_lock();
-		start = kit_cgroup_lookup(cgroup_id);
-		rcu_read_unlock();
-		if (!start)
-			return -ENOENT;
-	}
-
+static void kit_cgroup_start(struct kit_cgroup_state *s, struct cgroup *start,
+			     unsigned int order)
+{
 	s->start = &start->self;
 	s->order = order;
 	s->steps_left = KIT_CGROUP_MAX_STEPS;
-	return 0;
 }
 
-__bpf_kfunc struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *it)
+/* One step of a walk; both iterators' next() inline it. */
+static __always_inline struct cgroup *kit_cgroup_step(struct kit_cgroup_state *s)
 {
-	struct kit_cgroup_state *s = (void *)it;
 	struct cgroup_subsys_state *next = NULL;
 
 	if (!s->steps_left)
 		return NULL;
 
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "kit_cgroup walk outside RCU");
+	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(), "kit_cgroup walk outside RCU");
 
 	switch (s->order) {
 	case KIT_CGROUP_SELF_ONLY:
@@ -297,7 +314,76 @@ __bpf_kfunc struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *
 	return next->cgroup;
 }
 
+__bpf_kfunc_start_defs();
+
+/*
+ * Starts a walk from the cgroup v2 cgroup whose id is @cgroup_id (0: the
+ * root). Returns -EINVAL for an unknown order and -ENOENT when no such
+ * cgroup is visible from the current cgroup namespace; either leaves an
+ * empty iterator. No iterator holds a reference.
+ */
+__bpf_kfunc int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it,
+					u64 cgroup_id, unsigned int order)
+{
+	struct kit_cgroup_state *s = (void *)it;
+	struct cgroup *start;
+
+	/* A 32-bit kernel's state is smaller than what programs reserve. */
+	BUILD_BUG_ON(sizeof(struct kit_cgroup_state) > sizeof(struct bpf_iter_kit_cgroup));
+	BUILD_BUG_ON(__alignof__(struct kit_cgroup_state) >
+		     __alignof__(struct bpf_iter_kit_cgroup));
+
+	kit_cgroup_empty(s);
+	order = kit_cgroup_order(order);
+	if (!order)
+		return -EINVAL;
+
+	start = cgroup_id ? kit_cgroup_lookup(cgroup_id) : &cgrp_dfl_root.cgrp;
+	if (!start)
+		return -ENOENT;
+	kit_cgroup_start(s, start, order);
+	return 0;
+}
+
+__bpf_kfunc struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *it)
+{
+	return kit_cgroup_step((struct kit_cgroup_state *)it);
+}
+
 __bpf_kfunc void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it)
+{
+	kit_cgroup_empty((struct kit_cgroup_state *)it);
+}
+
+/*
+ * kit_cgroup_at: the same walks from a cgroup the program already holds
+ * (trusted, or RCU-protected such as current->cgroups->dfl_cgrp), with no
+ * lookup at all. Like bpf_iter_css, it walks from removed cgroups too.
+ * -EINVAL for an unknown order or a NULL cgroup.
+ */
+__bpf_kfunc int bpf_iter_kit_cgroup_at_new(struct bpf_iter_kit_cgroup_at *it,
+					   struct cgroup *start, unsigned int order)
+{
+	struct kit_cgroup_state *s = (void *)it;
+
+	BUILD_BUG_ON(sizeof(struct kit_cgroup_state) > sizeof(struct bpf_iter_kit_cgroup_at));
+	BUILD_BUG_ON(__alignof__(struct kit_cgroup_state) >
+		     __alignof__(struct bpf_iter_kit_cgroup_at));
+
+	kit_cgroup_empty(s);
+	order = kit_cgroup_order(order);
+	if (!order || !start)
+		return -EINVAL;
+	kit_cgroup_start(s, start, order);
+	return 0;
+}
+
+__bpf_kfunc struct cgroup *bpf_iter_kit_cgroup_at_next(struct bpf_iter_kit_cgroup_at *it)
+{
+	return kit_cgroup_step((struct kit_cgroup_state *)it);
+}
+
+__bpf_kfunc void bpf_iter_kit_cgroup_at_destroy(struct bpf_iter_kit_cgroup_at *it)
 {
 	kit_cgroup_empty((struct kit_cgroup_state *)it);
 }

@@ -6,11 +6,7 @@
 #include <linux/bpf.h>
 #include <linux/build_bug.h>
 #include <linux/errno.h>
-#include <linux/limits.h>
 #include "iterkit_compat.h"
-
-/* Longest range a program may ask for: the kernel's BPF_MAX_LOOPS. */
-#define KIT_NUM_MAX_RANGE (8 * 1024 * 1024)
 
 /* What BPF programs see: 8 opaque bytes on their stack. */
 struct bpf_iter_kit_num {
@@ -29,14 +25,15 @@ __bpf_kfunc int bpf_iter_kit_num_new(struct bpf_iter_kit_num *it, int start, int
 	struct kit_num_state *s = (void *)it;
 	s64 range = (s64)end - start;
 
-	BUILD_BUG_ON(sizeof(struct kit_num_state) != sizeof(struct bpf_iter_kit_num));
+	BUILD_BUG_ON(sizeof(struct kit_num_state) > sizeof(struct bpf_iter_kit_num));
 	BUILD_BUG_ON(__alignof__(struct kit_num_state) > __alignof__(struct bpf_iter_kit_num));
 
 	s->cur = 0;
 	s->left = 0;
 	if (range < 0)
 		return -EINVAL;
-	if (range > KIT_NUM_MAX_RANGE)
+	/* The longest range bpf_iter_num allows. */
+	if (range > BPF_MAX_LOOPS)
 		return -E2BIG;
 
 	/* Wraps to INT_MAX for start == INT_MIN; next() wraps it back. */

@@ -63,7 +63,8 @@ __bpf_kfunc int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid,
 	struct kit_task_state *s = (void *)it;
 	struct task_struct *leader = NULL;
 
-	BUILD_BUG_ON(sizeof(struct kit_task_state) != sizeof(struct bpf_iter_kit_task));
+	/* A 32-bit kernel's state is smaller than what programs reserve. */
+	BUILD_BUG_ON(sizeof(struct kit_task_state) > sizeof(struct bpf_iter_kit_task));
 	BUILD_BUG_ON(__alignof__(struct kit_task_state) >
 		     __alignof__(struct bpf_iter_kit_task));
 
@@ -85,8 +86,9 @@ __bpf_kfunc int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid,
 		if (pid < 0)
 			return -ESRCH;
 		/*
-		 * The caller is already in an RCU section (KF_RCU_PROTECTED);
-		 * the nested lock only makes the lookup self-contained.
+		 * The caller is in an RCU read-side section (KF_RCU_PROTECTED),
+		 * but maybe only a bh- or sched-flavoured one (TC, timer
+		 * callbacks); pid_task() asserts rcu_read_lock().
 		 */
 		rcu_read_lock();
 		leader = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_TGID);
@@ -110,7 +112,7 @@ __bpf_kfunc struct task_struct *bpf_iter_kit_task_next(struct bpf_iter_kit_task 
 
 	if (!cur)
 		return NULL;
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "kit_task walk outside RCU");
+	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(), "kit_task walk outside RCU");
 	if (s->steps >= KIT_TASK_MAX_STEPS) {
 		s->pos = NULL;
 		return NULL;

@@ -19,12 +19,15 @@ __bpf_kfunc int bpf_iter_testmod_seq_new(struct bpf_iter_testmod_seq *it, s64 va
 {
 	BUILD_BUG_ON(sizeof(struct bpf_iter_testmod_seq) != 16);
 
-	it->value = value;
+	/*
+	 * As bpf_testmod: a negative count stays in the iterator, so next()
+	 * yields nothing and bpf_iter_testmod_seq_value() returns 0.
+	 */
+	it->value = 0;
 	it->cnt = cnt;
-	if (cnt < 0) {
-		it->cnt = 0;
+	if (cnt < 0)
 		return -EINVAL;
-	}
+	it->value = value;
 	return 0;
 }
 

@@ -50,7 +50,7 @@ if [ -n "$plant" ]; then
 fi
 rm -f "$out"/mod/module/*.o "$out"/mod/module/*.ko "$out"/mod/module/*.mod* \
 	"$out"/mod/module/.*.cmd "$out"/mod/module/modules.order
-if ! make -s -C "$kdir" M="$top/$out/mod" modules > "$out/module-build.log" 2>&1; then
+if ! bash "$out/mod/scripts/build-module.sh" build "$krel" "$kdir" > "$out/module-build.log" 2>&1; then
 	cat "$out/module-build.log"
 	say "building the module against the debug kernel failed"
 	exit 1

@@ -118,6 +118,13 @@ without() {	# without DEFINE NAME CMD...: runs CMD with DEFINE gone from btf.h
 		exec "$@"' _ "$common" "$up" "$work/$name-ovl" "$@"
 }
 
+# -- plain kbuild: refused with the command to use --
+t=$(tree plain)
+out=$(make -C "$kdir" M="$t" 2>&1)
+rc=$?
+tap_check "plain kbuild (make -C ... M=) refuses to build" sh -c "[ $rc -ne 0 ] && [ ! -e '$t/module/iterkit.ko' ]"
+tap_contains "... saying why and what to run instead" "$out" "build with \`make module KVER=$kver\`"
+
 t=$(tree noiter)
 out=$(without KF_ITER_NEW noiter bash "$t/scripts/build-module.sh" build "$kver" "$kdir" 2>&1)
 rc=$?
@@ -130,7 +137,7 @@ tap_check "plain kbuild (make -C ... M=) refuses them too" sh -c "[ $rc -ne 0 ] 
 tap_contains "kbuild's refusal names the missing support" "$out" "has no open-coded BPF iterator support"
 
 t=$(tree norcu)
-without KF_RCU_PROTECTED norcu make -C "$kdir" M="$t" > "$work/norcu.log" 2>&1
+without KF_RCU_PROTECTED norcu bash "$t/scripts/build-module.sh" build "$kver" "$kdir" > "$work/norcu.log" 2>&1
 tap_check "headers without KF_RCU_PROTECTED: the walkers are left out of the build" \
 	sh -c "[ -e '$t/module/iterkit_main.o' ] && [ ! -e '$t/module/kit_task.o' ] && [ ! -e '$t/module/kit_cgroup.o' ]"
 

@@ -75,6 +75,21 @@ static void reset(struct kit_cgroup_walks_bpf *skel)
 	memset(skel->bss->css_ids, 0, sizeof(skel->bss->css_ids));
 }
 
+/* Moves this process into the cgroup at @dir; 0 or -1. */
+static int move_self(const char *dir)
+{
+	char path[512];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ok = fprintf(f, "%d\n", getpid()) > 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
 /* A walk with kit_cgroup only; returns new()'s result. */
 static int kit_walk(struct kit_cgroup_walks_bpf *skel, unsigned long long id, unsigned int order)
 {
@@ -100,11 +115,18 @@ FIXTURE_SETUP(walks)
 	self->skel = kit_cgroup_walks_bpf__open_and_load();
 	ASSERT_NE(NULL, self->skel) TH_LOG("loading kit_cgroup_walks failed");
 	remove_tree(TREE);
+	/*
+	 * The last test's tree is released in the background; walks from the
+	 * root compared before that ends would see it in one walk and not in
+	 * the next.
+	 */
+	ASSERT_EQ(0, wait_no_dying(CG)) TH_LOG("removed cgroups were never released");
 	ASSERT_EQ(0, build_tree(TREE, 4));
 }
 
 FIXTURE_TEARDOWN(walks)
 {
+	move_self(CG);
 	remove_tree(TREE);
 	kit_cgroup_walks_bpf__destroy(self->skel);
 }
@@ -232,23 +254,44 @@ static int collect_dirs(const char *dir, char paths[][512], int n, int max)
 	return n;
 }
 
+/* errors_irq in this process's context, where a raw_tp test run is not preemptible. */
+static int kit_walk_nopreempt(struct kit_cgroup_walks_bpf *skel, unsigned long long id,
+			      unsigned int order)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	reset(skel);
+	skel->bss->kit_start = id;
+	skel->bss->order = order;
+	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.errors_irq), &opts))
+		return 9999;
+	return skel->bss->kit_ret;
+}
+
 /*
- * new() looks ids up two ways: with cgroup_get_from_id() when the program is
- * preemptible, by an RCU walk of the hierarchy when it is not (docs/contexts.md).
- * Both must give the same answer for every cgroup of the tree, every order,
- * a removed cgroup, a file and an id that never existed.
+ * new() looks ids up three ways (docs/walker-cgroup.md): the caller's own
+ * cgroup and its ancestors directly, other ids with cgroup_get_from_id()
+ * when the program is preemptible, and by descending the hierarchy when it
+ * is not. From a syscall program, from a raw_tp run in this process (its
+ * own cgroup is deep in the tree) and in hard IRQ on the other CPU, every
+ * cgroup of the tree, every order, a removed cgroup, a file and an id that
+ * never existed must give the same answer.
  */
 TEST_F(walks, lookup_same_in_irq)
 {
 	static char paths[200][512];
 	unsigned long long ids[210], gone, first;
 	unsigned int o;
-	int n, i, a, b, cpu, irq_runs = 0;
+	int n, i, a, b, c, cpu, irq_runs = 0;
+	__u64 cnt;
 
 	cpu = sched_getcpu() == 0 ? 1 : 0;
 	ASSERT_EQ(0, mkdir(TREE "/gone", 0755));
 	gone = ino_of(TREE "/gone");
 	ASSERT_EQ(0, rmdir(TREE "/gone"));
+	/* Compare once it is released: until then walks from above it may or may not meet it. */
+	ASSERT_EQ(0, wait_no_dying(TREE));
+	ASSERT_EQ(0, move_self(TREE "/c2/c0/c1"));
 	n = collect_dirs(TREE, paths, 0, 200);
 	ASSERT_EQ(121, n);
 	for (i = 0; i < n; i++)
@@ -259,8 +302,6 @@ TEST_F(walks, lookup_same_in_irq)
 	ids[n++] = ino_of(CG);
 	for (i = 0; i < n; i++) {
 		for (o = 1; o <= CHILDREN; o++) {
-			__u64 cnt;
-
 			a = kit_walk(self->skel, ids[i], o);
 			cnt = self->skel->bss->kit_n;
 			first = self->skel->bss->kit_ids[0];
@@ -272,13 +313,94 @@ TEST_F(walks, lookup_same_in_irq)
 			EXPECT_EQ(cnt, self->skel->bss->kit_n) TH_LOG("id %llu order %u", ids[i], o);
 			if (cnt && self->skel->bss->kit_n)
 				EXPECT_EQ(first, self->skel->bss->kit_ids[0]);
+			c = kit_walk_nopreempt(self->skel, ids[i], o);
+			EXPECT_EQ(a, c) TH_LOG("id %llu order %u: %d preemptible, %d not preemptible",
+					       ids[i], o, a, c);
+			EXPECT_EQ(cnt, self->skel->bss->kit_n) TH_LOG("id %llu order %u", ids[i], o);
+			if (cnt && self->skel->bss->kit_n)
+				EXPECT_EQ(first, self->skel->bss->kit_ids[0]);
 		}
 	}
 	/* The tree's cgroups are found, the others are not. */
 	EXPECT_EQ(0, kit_walk_irq(self->skel, ids[0], SELF, cpu));
 	EXPECT_EQ(-ENOENT, kit_walk_irq(self->skel, gone, SELF, cpu));
 	EXPECT_EQ(-ENOENT, kit_walk_irq(self->skel, ino_of(TREE "/c1/cgroup.procs"), SELF, cpu));
-	TH_LOG("%d lookups compared", irq_runs);
+	EXPECT_EQ(-ENOENT, kit_walk_nopreempt(self->skel, gone, SELF));
+	/* This process's cgroup and its ancestors, found without a walk. */
+	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, ino_of(TREE "/c2/c0/c1"), UP));
+	EXPECT_EQ(5, self->skel->bss->kit_n);
+	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, ino_of(TREE "/c2"), SELF));
+	EXPECT_EQ(ino_of(TREE "/c2"), self->skel->bss->kit_ids[0]);
+	TH_LOG("%d lookups compared three ways", irq_runs);
+}
+
+/* kit_cgroup_at from a cgroup pointer: the same walks as kit_cgroup from its id. */
+TEST_F(walks, at_matches_id)
+{
+	const char *starts[] = { CG, TREE, TREE "/c1", TREE "/c2/c0/c1", TREE "/c0/c2/c1/c0" };
+	unsigned int s, o, bad[] = { 6, 64, 0xffffffffu };
+	__u64 i, n;
+
+	for (s = 0; s < sizeof(starts) / sizeof(starts[0]); s++) {
+		for (o = 0; o <= CHILDREN; o++) {
+			reset(self->skel);
+			self->skel->bss->kit_start = s ? ino_of(starts[s]) : 0;
+			self->skel->bss->css_start = ino_of(starts[s]);
+			self->skel->bss->order = o;
+			ASSERT_EQ(0, run(self->skel, self->skel->progs.diff_at));
+			ASSERT_EQ(0, self->skel->bss->kit_ret);
+			ASSERT_EQ(0, self->skel->bss->css_ret) TH_LOG("%s order %u", starts[s], o);
+			n = self->skel->bss->kit_n;
+			ASSERT_EQ(n, self->skel->bss->css_n) TH_LOG("%s order %u", starts[s], o);
+			ASSERT_LE(n, MAX_IDS);
+			EXPECT_GE(n, o == CHILDREN && s == 4 ? 0 : 1);
+			for (i = 0; i < n; i++)
+				EXPECT_EQ(self->skel->bss->kit_ids[i], self->skel->bss->css_ids[i])
+					TH_LOG("%s order %u: element %llu", starts[s], o,
+					       (unsigned long long)i);
+			EXPECT_EQ(0, self->skel->bss->after_drain);
+		}
+	}
+	for (o = 0; o < sizeof(bad) / sizeof(bad[0]); o++) {
+		reset(self->skel);
+		self->skel->bss->kit_start = ino_of(TREE);
+		self->skel->bss->css_start = ino_of(TREE);
+		self->skel->bss->order = bad[o];
+		ASSERT_EQ(0, run(self->skel, self->skel->progs.diff_at));
+		EXPECT_EQ(-EINVAL, self->skel->bss->css_ret) TH_LOG("order %u", bad[o]);
+		EXPECT_EQ(0, self->skel->bss->css_n);
+		EXPECT_EQ(0, self->skel->bss->after_drain);
+	}
+}
+
+/* From a raw_tp: the caller's own cgroup as a pointer and as an id, every order. */
+TEST_F(walks, own_cgroup_at_and_id)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	unsigned long long own = ino_of(TREE "/c0/c1/c2");
+	unsigned int o;
+	__u64 i, n;
+
+	ASSERT_EQ(0, move_self(TREE "/c0/c1/c2"));
+	for (o = SELF; o <= CHILDREN; o++) {
+		reset(self->skel);
+		self->skel->bss->order = o;
+		ASSERT_EQ(0, bpf_prog_test_run_opts(bpf_program__fd(self->skel->progs.own_at),
+						    &opts));
+		ASSERT_EQ(0, self->skel->bss->kit_ret);
+		ASSERT_EQ(0, self->skel->bss->css_ret);
+		n = self->skel->bss->kit_n;
+		ASSERT_EQ(n, self->skel->bss->css_n) TH_LOG("order %u", o);
+		ASSERT_LE(n, MAX_IDS);
+		for (i = 0; i < n; i++)
+			EXPECT_EQ(self->skel->bss->kit_ids[i], self->skel->bss->css_ids[i]);
+		if (o == UP) {
+			EXPECT_EQ(5, n);	/* c2, c1, c0, the tree, the root */
+			EXPECT_EQ(ino_of(CG), self->skel->bss->kit_ids[n - 1]);
+		}
+		if (o != CHILDREN && o != POST)
+			EXPECT_EQ(own, self->skel->bss->kit_ids[0]);
+	}
 }
 
 /* Every error: the documented errno, nothing yielded, still nothing after. */

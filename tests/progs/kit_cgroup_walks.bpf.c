@@ -68,6 +68,68 @@ int diff(void *ctx)
 	return 0;
 }
 
+/*
+ * kit_cgroup_at from the cgroup bpf_cgroup_from_id(css_start) returns,
+ * against kit_cgroup from kit_start: kit_ids/kit_ret from kit_cgroup,
+ * css_ids/css_ret from kit_cgroup_at.
+ */
+SEC("syscall")
+int diff_at(void *ctx)
+{
+	struct bpf_iter_kit_cgroup_at at;
+	struct bpf_iter_kit_cgroup kit;
+	struct cgroup *cg, *start;
+
+	bpf_rcu_read_lock();
+	kit_ret = bpf_iter_kit_cgroup_new(&kit, kit_start, order);
+	while ((cg = bpf_iter_kit_cgroup_next(&kit)))
+		note(kit_ids, &kit_n, BPF_CORE_READ(cg, kn, id));
+	bpf_iter_kit_cgroup_destroy(&kit);
+
+	start = bpf_cgroup_from_id(css_start);
+	if (start) {
+		css_ret = bpf_iter_kit_cgroup_at_new(&at, start, order);
+		while ((cg = bpf_iter_kit_cgroup_at_next(&at)))
+			note(css_ids, &css_n, BPF_CORE_READ(cg, kn, id));
+		if (bpf_iter_kit_cgroup_at_next(&at))
+			after_drain++;
+		bpf_iter_kit_cgroup_at_destroy(&at);
+		bpf_cgroup_release(start);
+	} else {
+		css_ret = -2;
+	}
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+/*
+ * Run in the caller's context, not preemptible: kit_cgroup_at from the
+ * caller's own cgroup pointer (css_ids) and kit_cgroup from its id
+ * (kit_ids), in the given order.
+ */
+SEC("raw_tp")
+int own_at(void *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct bpf_iter_kit_cgroup_at at;
+	struct bpf_iter_kit_cgroup kit;
+	struct cgroup *cg, *own;
+
+	kit_ret = bpf_iter_kit_cgroup_new(&kit, bpf_get_current_cgroup_id(), order);
+	while ((cg = bpf_iter_kit_cgroup_next(&kit)))
+		note(kit_ids, &kit_n, BPF_CORE_READ(cg, kn, id));
+	bpf_iter_kit_cgroup_destroy(&kit);
+
+	own = task->cgroups->dfl_cgrp;
+	if (!own)
+		return 1;
+	css_ret = bpf_iter_kit_cgroup_at_new(&at, own, order);
+	while ((cg = bpf_iter_kit_cgroup_at_next(&at)))
+		note(css_ids, &css_n, BPF_CORE_READ(cg, kn, id));
+	bpf_iter_kit_cgroup_at_destroy(&at);
+	return 0;
+}
+
 __u32 ran_cpu;			/* out: errors/errors_irq: where it ran */
 
 /* new() with the given arguments, then everything next() still yields. */
@@ -98,7 +160,11 @@ int errors(void *ctx)
 	return errors_body();
 }
 
-/* Run in an IPI on another CPU (hard IRQ): new() walks the hierarchy instead. */
+/*
+ * Not preemptible: in an IPI on another CPU (hard IRQ), or in the caller's
+ * context (a raw_tp test run disables preemption): new() finds the id
+ * without the kernel's id table.
+ */
 SEC("raw_tp")
 int errors_irq(void *ctx)
 {
