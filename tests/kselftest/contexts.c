@@ -5,7 +5,8 @@
  * a workload that makes them all fire while they walk: reads (the fentry
  * hot path), sleeps (kprobe, sched_switch), forks and exits (tasklist_lock),
  * cgroup creation and migration (cgroup_mutex, css_set_lock, kernfs_rwsem,
- * RCU callbacks), CPU time (perf_event) and sysrq-l (NMI). Each walk's result is checked
+ * RCU callbacks), CPU time (perf_event), sysrq-l (NMI), UDP packets on lo
+ * (TC egress) and a bpf_timer (softirq). Each walk's result is checked
  * in BPF; here every attach point must have fired, in the context it
  * stands for, with no result against the contract and no kernel report.
  *
@@ -15,11 +16,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -53,6 +56,8 @@ static const char *const where_name[CTX_NR] = {
 	[CTX_PERF_HW] = "perf_event cycles (NMI)",
 	[CTX_NMI] = "fentry/nmi_cpu_backtrace_handler (NMI)",
 	[CTX_NMI_TP] = "tp/nmi/nmi_handler (NMI)",
+	[CTX_TC_EGRESS] = "tcx egress on lo (rcu_read_lock_bh)",
+	[CTX_TIMER] = "bpf_timer callback (softirq)",
 };
 
 static double now(void)
@@ -88,6 +93,25 @@ static void write_file(const char *path, const char *text)
 	}
 }
 
+/* One UDP datagram to the discard port on lo: out through TC egress. */
+static void send_udp(void)
+{
+	struct sockaddr_in to = {
+		.sin_family = AF_INET,
+		.sin_port = htons(9),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd >= 0) {
+		/* Nobody listens; the packet only has to go out. */
+		ssize_t sent = sendto(fd, "kit", 3, 0, (struct sockaddr *)&to, sizeof(to));
+
+		(void)sent;
+		close(fd);
+	}
+}
+
 /* One round of everything that makes the programs fire. */
 static void workload_round(int round)
 {
@@ -96,6 +120,7 @@ static void workload_round(int round)
 	int fd;
 	double t;
 
+	send_udp();
 	fd = open("/proc/self/stat", O_RDONLY);
 	if (fd >= 0) {
 		ssize_t got = read(fd, buf, sizeof(buf));
@@ -155,7 +180,7 @@ static int drop_missing_targets(struct contexts_bpf *skel)
 
 FIXTURE(contexts) {
 	struct contexts_bpf *skel;
-	struct bpf_link *links[CTX_NR + 2 * NR_CPUS_MAX];
+	struct bpf_link *links[CTX_NR + 2 * NR_CPUS_MAX + 1];
 	int nr_links;
 	char marker[64];
 };
@@ -227,6 +252,10 @@ TEST_F_TIMEOUT(contexts, every_program_type, 1200)
 			TH_LOG("attaching %s: %s", where_name[i], strerror(errno));
 		self->nr_links++;
 	}
+	self->links[self->nr_links] = bpf_program__attach_tcx(self->skel->progs.tc_egress, 1, NULL);
+	ASSERT_NE(NULL, self->links[self->nr_links])
+		TH_LOG("attaching %s: %s", where_name[CTX_TC_EGRESS], strerror(errno));
+	self->nr_links++;
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		int fd = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, cpu);
 
@@ -262,6 +291,7 @@ TEST_F_TIMEOUT(contexts, every_program_type, 1200)
 		}
 	}
 	self->skel->bss->enabled = 0;
+	EXPECT_EQ(0, self->skel->bss->timer_err) TH_LOG("arming the bpf_timer from TC failed");
 
 	for (i = 0; i < CTX_NR; i++) {
 		struct ctx_stats *st = &self->skel->bss->stats[i];
@@ -305,6 +335,14 @@ TEST_F_TIMEOUT(contexts, every_program_type, 1200)
 			break;
 		case CTX_SOFTIRQ:
 			EXPECT_GT(st->in_softirq, 0) TH_LOG("%s never ran in softirq", where_name[i]);
+			break;
+		case CTX_TIMER:
+			EXPECT_EQ(st->fires, st->in_softirq) TH_LOG("%s outside softirq", where_name[i]);
+			break;
+		case CTX_TC_EGRESS:
+			/* Bottom halves off (rcu_read_lock_bh()), in the sender's context. */
+			EXPECT_EQ(st->fires, st->non_preemptible)
+				TH_LOG("%s ran preemptible", where_name[i]);
 			break;
 		case CTX_KERNFS_RWSEM:
 			/* A sleeping lock: the program runs preemptible, in task context. */

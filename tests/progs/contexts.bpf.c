@@ -9,7 +9,9 @@
  * kernel holds the locks a walker could trip over: the runqueue lock
  * (sched_switch), tasklist_lock (do_notify_parent), cgroup_mutex
  * (cgroup_mkdir, cgroup_attach_task), css_set_lock
- * (cgroup_notify_populated), kernfs_rwsem (kernfs_activate_one).
+ * (cgroup_notify_populated), kernfs_rwsem (kernfs_activate_one); and
+ * readers the verifier accepts without rcu_read_lock(): a TC program on
+ * egress (rcu_read_lock_bh()) and a bpf_timer callback (softirq).
  * Every walk's result is checked here against the contract; user space
  * (tests/kselftest/contexts.c) reads the counters.
  */
@@ -228,6 +230,34 @@ static __noinline void walk_cgroups(struct ctx_stats *st, struct scratch *sc, in
 	__sync_fetch_and_add(&st->elements, sc->n);
 }
 
+/* kit_cgroup_at up from the current task's cgroup pointer: no lookup at all. */
+static __noinline void walk_cgroups_at(struct ctx_stats *st, struct scratch *sc)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct bpf_iter_kit_cgroup_at it;
+	struct cgroup *cg, *own;
+	int ret;
+
+	own = task->cgroups->dfl_cgrp;
+	if (!own)
+		return;
+	sc->n = 0;
+	sc->level = -1;
+	ret = bpf_iter_kit_cgroup_at_new(&it, own, KIT_CGROUP_ANCESTORS_UP);
+	if (ret)
+		bad(st, CTX_BAD_AT, ret);
+	while ((cg = bpf_iter_kit_cgroup_at_next(&it))) {
+		if (sc->n && cg->level != sc->level - 1)
+			bad(st, CTX_BAD_AT, cg->level);
+		sc->level = cg->level;
+		sc->n++;
+	}
+	bpf_iter_kit_cgroup_at_destroy(&it);
+	if (sc->level != 0)
+		bad(st, CTX_BAD_AT, sc->level);
+	__sync_fetch_and_add(&st->elements, sc->n);
+}
+
 static __always_inline void walk_everything(__u32 where)
 {
 	struct scratch *sc;
@@ -269,7 +299,8 @@ static __always_inline void walk_everything(__u32 where)
 	walk_tasks(st, sc, fire & 1 ? KIT_TASK_ALL_THREADS : KIT_TASK_ALL_PROCS, full);
 	walk_own_threads(st, sc);
 	walk_cgroups(st, sc, full);
-	__sync_fetch_and_add(&st->walks, 6);
+	walk_cgroups_at(st, sc);
+	__sync_fetch_and_add(&st->walks, 7);
 out:
 	__sync_fetch_and_add(&nest->depth, -1);
 }
@@ -370,6 +401,64 @@ int tp_nmi_handler(void *ctx)
 {
 	walk_everything(CTX_NMI_TP);
 	return 0;
+}
+
+struct timer_elem {
+	struct bpf_timer timer;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct timer_elem);
+} timers SEC(".maps");
+
+__u64 timer_period_ns = 2000000;
+__u32 timer_armed;
+int timer_err;			/* the first error arming it, if any */
+
+/* Fires every timer_period_ns while walking is enabled. */
+static int timer_fired(void *map, int *key, struct timer_elem *elem)
+{
+	walk_everything(CTX_TIMER);
+	if (enabled)
+		bpf_timer_start(&elem->timer, timer_period_ns, 0);
+	return 0;
+}
+
+/*
+ * Tracing programs may not use bpf_timer, and a sleepable program's
+ * callbacks would need bpf_rcu_read_lock(): TC arms it, so its callback
+ * runs as a plain softirq reader.
+ */
+static __noinline void arm_timer(void)
+{
+	struct timer_elem *elem;
+	int key = 0, err;
+
+	timer_armed = 1;
+	elem = bpf_map_lookup_elem(&timers, &key);
+	if (!elem)
+		return;
+	err = bpf_timer_init(&elem->timer, &timers, 1 /* CLOCK_MONOTONIC */);
+	if (err == -16)		/* -EBUSY: the other CPU armed it at the same time */
+		return;
+	if (!err)
+		err = bpf_timer_set_callback(&elem->timer, timer_fired);
+	if (!err)
+		err = bpf_timer_start(&elem->timer, timer_period_ns, 0);
+	if (err)
+		timer_err = err;
+}
+
+SEC("tcx/egress")
+int tc_egress(struct __sk_buff *skb)
+{
+	if (enabled && !timer_armed)
+		arm_timer();	/* once */
+	walk_everything(CTX_TC_EGRESS);
+	return 0;	/* TC_ACT_OK */
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -18,6 +18,8 @@ enum ctx_where {
 	CTX_PERF_HW,		/* perf_event, hardware cycles: NMI (when there is a PMU) */
 	CTX_NMI,		/* fentry/nmi_cpu_backtrace_handler: NMI */
 	CTX_NMI_TP,		/* tp/nmi/nmi_handler: NMI */
+	CTX_TC_EGRESS,		/* tcx egress on lo: only rcu_read_lock_bh() held */
+	CTX_TIMER,		/* a bpf_timer callback: softirq, no rcu_read_lock() */
 	CTX_NR,
 };
 
@@ -28,11 +30,12 @@ enum ctx_bad {
 	CTX_BAD_OWN,
 	CTX_BAD_CGROUP,
 	CTX_BAD_UP,
+	CTX_BAD_AT,
 };
 
 struct ctx_stats {
 	__u64 fires;		/* times the program ran with walking enabled */
-	__u64 walks;		/* walks done (six per fire) */
+	__u64 walks;		/* walks done (seven per fire) */
 	__u64 full_walks;	/* walks of every task or cgroup to the end */
 	__u64 elements;		/* elements yielded */
 	__u64 enoent;		/* current cgroup already gone (a task on its way out) */
