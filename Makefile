@@ -102,7 +102,7 @@ $(BUILD)/tests/progs/%.bpf.o: tests/progs/%.bpf.c bpf/iterkit.bpf.h $(wildcard t
 # tests/verifier file includes; <iterkit/iterkit.bpf.h> resolves as installed.
 EXAMPLE_DOCS := README.md docs/walker-task.md docs/walker-cgroup.md
 EXAMPLES := $(patsubst %,$(BUILD)/examples/%.c,readme_example readme_direct readme_walkers \
-	walker_task walker_cgroup)
+	walker_task walker_cgroup walker_cgroup_at)
 
 $(BUILD)/examples/%.c: $(EXAMPLE_DOCS) tests/verifier/example.sh
 	@mkdir -p $(@D)

@@ -273,7 +273,7 @@ static void cgroup_case(struct fuzz_case *c)
 	unsigned long long id;
 	unsigned int order;
 
-	c->kind = FUZZ_CGROUP;
+	c->kind = rnd_below(3) ? FUZZ_CGROUP : FUZZ_CGROUP_AT;
 	switch (rnd_below(8)) {
 	case 0:
 		order = rnd_below(2) ? PICK(bad_orders) : 1u << rnd_below(32);
@@ -363,7 +363,8 @@ static void make_cases(struct fuzz_case *cases, int n)
 
 static const char *kind_name(unsigned int k)
 {
-	static const char *const names[] = { "kit_num", "testmod_seq", "kit_task", "kit_cgroup" };
+	static const char *const names[] = { "kit_num", "testmod_seq", "kit_task", "kit_cgroup",
+		"kit_cgroup_at" };
 
 	return k < FUZZ_KINDS ? names[k] : "?";
 }
@@ -520,6 +521,7 @@ TEST_F_TIMEOUT(fuzz, constructors, 3600)
 	const char *env = getenv("FUZZ_CALLS");
 	unsigned long long want_calls = env ? strtoull(env, NULL, 0) : 200000;
 	unsigned long long ctx_calls[NR_CTX] = {}, calls = 0, runs = 0;
+	unsigned long long sum_calls, sum_errors, sum_elements;
 	struct fuzz_stats *st = &self->skel->bss->stats;
 	unsigned int k, b;
 	double t0 = now(), secs;
@@ -566,17 +568,21 @@ TEST_F_TIMEOUT(fuzz, constructors, 3600)
 	ASSERT_GE(calls, want_calls);
 	for (k = 0; k < FUZZ_KINDS; k++)
 		EXPECT_GT(st->calls[k], 0);
-	EXPECT_EQ(calls, st->calls[0] + st->calls[1] + st->calls[2] + st->calls[3]);
+	for (k = 0, sum_calls = sum_errors = sum_elements = 0; k < FUZZ_KINDS; k++) {
+		sum_calls += st->calls[k];
+		sum_errors += st->errors[k];
+		sum_elements += st->elements[k];
+	}
+	EXPECT_EQ(calls, sum_calls);
 	printf("# calls fuzzed: %llu in %.0f s (kit_num %llu, testmod_seq %llu, kit_task %llu, "
-	       "kit_cgroup %llu; syscall %llu, raw_tp %llu, irq %llu)\n",
+	       "kit_cgroup %llu, kit_cgroup_at %llu; syscall %llu, raw_tp %llu, irq %llu)\n",
 	       calls, secs, (unsigned long long)st->calls[0], (unsigned long long)st->calls[1],
 	       (unsigned long long)st->calls[2], (unsigned long long)st->calls[3],
+	       (unsigned long long)st->calls[4],
 	       ctx_calls[CTX_SYSCALL], ctx_calls[CTX_RAW_TP], ctx_calls[CTX_IRQ]);
 	printf("# fuzz: %llu errno results, %llu elements, %llu walks abandoned, "
 	       "%llu next() calls after the end, %llu failed checks\n",
-	       (unsigned long long)(st->errors[0] + st->errors[1] + st->errors[2] + st->errors[3]),
-	       (unsigned long long)(st->elements[0] + st->elements[1] + st->elements[2] +
-				    st->elements[3]),
+	       sum_errors, sum_elements,
 	       (unsigned long long)st->abandoned, (unsigned long long)st->after_end,
 	       (unsigned long long)st->nr_bad);
 	fflush(stdout);

@@ -106,6 +106,16 @@ TEST_F(seq, getter)
 	}
 	ASSERT_EQ(1, self->skel->bss->res.have_getter);
 	EXPECT_EQ(1007, self->skel->bss->res.getter);
+	/*
+	 * As bpf_testmod: a failed new() keeps the negative count, so the
+	 * getter reads no value (0), not getter_arg + value.
+	 */
+	ASSERT_EQ(0, run(self->skel, self->skel->progs.seq_getter, 7, -1, 0));
+	EXPECT_EQ(-EINVAL, self->skel->bss->res.ret);
+	EXPECT_EQ(0, self->skel->bss->res.getter);
+	ASSERT_EQ(0, run(self->skel, self->skel->progs.seq_getter, 7, 0, 0));
+	EXPECT_EQ(0, self->skel->bss->res.ret);
+	EXPECT_EQ(1007, self->skel->bss->res.getter) TH_LOG("an empty but valid iterator has its value");
 }
 
 TEST_HARNESS_MAIN

@@ -165,6 +165,49 @@ static __noinline void fuzz_task(__u32 i, struct fuzz_case *c)
 	check_result(i, c, ret, ended);
 }
 
+/*
+ * The walk and its checks, for kit_cgroup and kit_cgroup_at alike: @next is
+ * the iterator's next(), @it the iterator, after new() returned ret.
+ */
+#define FUZZ_CGROUP_WALK(next, it)						\
+	do {									\
+		while (!c->take || cur_n < c->take) {				\
+			cg = next(it);						\
+			if (!cg) {						\
+				ended = 1;					\
+				break;						\
+			}							\
+			id = BPF_CORE_READ(cg, kn, id);				\
+			level = BPF_CORE_READ(cg, level);			\
+			/* SELF, PRE, UP start with the start; POST ends with it. */ \
+			if (!cur_n && order != KIT_CGROUP_DESCENDANTS_POST &&	\
+			    order != KIT_CGROUP_CHILDREN && id != c->start_id)	\
+				cur_shape_bad++;				\
+			/* UP climbs one level at a time. */			\
+			if (cur_n && order == KIT_CGROUP_ANCESTORS_UP &&	\
+			    level != cur_last_level - 1)			\
+				cur_shape_bad++;				\
+			/* CHILDREN are children of the start. */		\
+			if (order == KIT_CGROUP_CHILDREN &&			\
+			    BPF_CORE_READ(cg, self.parent, cgroup, kn, id) != c->start_id) \
+				cur_shape_bad++;				\
+			cur_last_id = id;					\
+			cur_last_level = level;					\
+			cur_n++;						\
+		}								\
+		if (ended && !ret && cur_n) {					\
+			if (order == KIT_CGROUP_DESCENDANTS_POST && cur_last_id != c->start_id) \
+				cur_shape_bad++;				\
+			if (order == KIT_CGROUP_ANCESTORS_UP && cur_last_level != 0) \
+				cur_shape_bad++;				\
+		}								\
+		for (k = 0; ended && k < MAX_AFTER && k < c->after; k++) {	\
+			stats.after_end++;					\
+			if (next(it))						\
+				bad(i, FUZZ_BAD_AFTER_END, ret, cur_n);		\
+		}								\
+	} while (0)
+
 static __noinline void fuzz_cgroup(__u32 i, struct fuzz_case *c)
 {
 	struct bpf_iter_kit_cgroup it;
@@ -180,41 +223,43 @@ static __noinline void fuzz_cgroup(__u32 i, struct fuzz_case *c)
 	cur_last_level = -1;
 	bpf_rcu_read_lock();
 	ret = bpf_iter_kit_cgroup_new(&it, c->a, c->flags);
-	while (!c->take || cur_n < c->take) {
-		cg = bpf_iter_kit_cgroup_next(&it);
-		if (!cg) {
-			ended = 1;
-			break;
-		}
-		id = BPF_CORE_READ(cg, kn, id);
-		level = BPF_CORE_READ(cg, level);
-		/* SELF, PRE, UP start with the start; POST ends with it. */
-		if (!cur_n && order != KIT_CGROUP_DESCENDANTS_POST &&
-		    order != KIT_CGROUP_CHILDREN && id != c->start_id)
-			cur_shape_bad++;
-		/* UP climbs one level at a time. */
-		if (cur_n && order == KIT_CGROUP_ANCESTORS_UP && level != cur_last_level - 1)
-			cur_shape_bad++;
-		/* CHILDREN are children of the start. */
-		if (order == KIT_CGROUP_CHILDREN &&
-		    BPF_CORE_READ(cg, self.parent, cgroup, kn, id) != c->start_id)
-			cur_shape_bad++;
-		cur_last_id = id;
-		cur_last_level = level;
-		cur_n++;
-	}
-	if (ended && !ret && cur_n) {
-		if (order == KIT_CGROUP_DESCENDANTS_POST && cur_last_id != c->start_id)
-			cur_shape_bad++;
-		if (order == KIT_CGROUP_ANCESTORS_UP && cur_last_level != 0)
-			cur_shape_bad++;
-	}
-	for (k = 0; ended && k < MAX_AFTER && k < c->after; k++) {
-		stats.after_end++;
-		if (bpf_iter_kit_cgroup_next(&it))
-			bad(i, FUZZ_BAD_AFTER_END, ret, cur_n);
-	}
+	FUZZ_CGROUP_WALK(bpf_iter_kit_cgroup_next, &it);
 	bpf_iter_kit_cgroup_destroy(&it);
+	bpf_rcu_read_unlock();
+	check_result(i, c, ret, ended);
+}
+
+/*
+ * kit_cgroup_at from the pointer a kit_cgroup SELF_ONLY walk of the case's
+ * id yields; where that id names no cgroup, the case is a kit_cgroup case.
+ */
+static __noinline void fuzz_cgroup_at(__u32 i, struct fuzz_case *c)
+{
+	struct bpf_iter_kit_cgroup_at it;
+	struct bpf_iter_kit_cgroup src;
+	__u32 order = c->flags ?: KIT_CGROUP_DESCENDANTS_PRE;
+	struct cgroup *cg, *start;
+	int ret, ended = 0, k;
+	__u64 id;
+	__s64 level;
+
+	cur_n = 0;
+	cur_shape_bad = 0;
+	cur_last_id = 0;
+	cur_last_level = -1;
+	bpf_rcu_read_lock();
+	bpf_iter_kit_cgroup_new(&src, c->a, KIT_CGROUP_SELF_ONLY);
+	start = bpf_iter_kit_cgroup_next(&src);
+	bpf_iter_kit_cgroup_destroy(&src);
+	if (!start) {
+		bpf_rcu_read_unlock();
+		c->kind = FUZZ_CGROUP;
+		fuzz_cgroup(i, c);
+		return;
+	}
+	ret = bpf_iter_kit_cgroup_at_new(&it, start, c->flags);
+	FUZZ_CGROUP_WALK(bpf_iter_kit_cgroup_at_next, &it);
+	bpf_iter_kit_cgroup_at_destroy(&it);
 	bpf_rcu_read_unlock();
 	check_result(i, c, ret, ended);
 }
@@ -241,6 +286,9 @@ static __always_inline int fuzz_all(void)
 			break;
 		case FUZZ_CGROUP:
 			fuzz_cgroup(i, &c);
+			break;
+		case FUZZ_CGROUP_AT:
+			fuzz_cgroup_at(i, &c);
 			break;
 		}
 	}

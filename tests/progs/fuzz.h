@@ -17,7 +17,8 @@ enum fuzz_kind {
 	FUZZ_SEQ = 1,
 	FUZZ_TASK = 2,
 	FUZZ_CGROUP = 3,
-	FUZZ_KINDS = 4,
+	FUZZ_CGROUP_AT = 4,	/* kit_cgroup_at from the cgroup the id names */
+	FUZZ_KINDS = 5,
 };
 
 /* What a failed check was about (fuzz_bad.what). */

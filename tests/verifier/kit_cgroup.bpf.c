@@ -117,4 +117,74 @@ int kit_cgroup_destroy_after_unlock_rejected(void *ctx)
 	return 0;
 }
 
+/* kit_cgroup_at from the current task's cgroup: an RCU pointer, accepted and run. */
+SEC("raw_tp") __kit_success __kit_retval(0)
+int kit_cgroup_at_rcu_pointer_ok(void *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct cgroup *own = task->cgroups->dfl_cgrp, *cg;
+
+	if (!own)
+		return 1;
+	bpf_for_each(kit_cgroup_at, cg, own, BPF_CGROUP_ITER_ANCESTORS_UP)
+		sink += cg->level;
+	return 0;
+}
+
+extern struct cgroup *bpf_cgroup_from_id(u64 cgid) __ksym __weak;
+
+/* From an acquired (trusted) cgroup, and nested in a kit_cgroup walk. */
+SEC("syscall") __kit_success __kit_retval(0)
+int kit_cgroup_at_trusted_and_nested_ok(void *ctx)
+{
+	struct cgroup *root, *child, *cg;
+
+	root = bpf_cgroup_from_id(1);
+	if (!root)
+		return 1;
+	bpf_rcu_read_lock();
+	bpf_for_each(kit_cgroup_at, cg, root, BPF_CGROUP_ITER_SELF_ONLY)
+		sink += cg->level;
+	/* A yielded cgroup is an RCU pointer: it can start a walk of its own. */
+	bpf_for_each(kit_cgroup, child, 0, KIT_CGROUP_CHILDREN) {
+		bpf_for_each(kit_cgroup_at, cg, child, BPF_CGROUP_ITER_DESCENDANTS_PRE)
+			sink++;
+	}
+	bpf_rcu_read_unlock();
+	bpf_cgroup_release(root);
+	return 0;
+}
+
+/* kit_cgroup_at needs a cgroup: NULL is refused at load time. */
+SEC("?raw_tp") __kit_failure
+__kit_msg("Possibly NULL pointer passed to trusted arg1")
+int kit_cgroup_at_null_rejected(void *ctx)
+{
+	struct bpf_iter_kit_cgroup_at it;
+
+	bpf_iter_kit_cgroup_at_new(&it, NULL, KIT_CGROUP_SELF_ONLY);
+	bpf_iter_kit_cgroup_at_destroy(&it);
+	return 0;
+}
+
+/* A cgroup pointer kept past its RCU section is untrusted: not a start. */
+SEC("syscall") __kit_failure
+__kit_msg("R2 must be a rcu pointer")
+int kit_cgroup_at_stale_pointer_rejected(void *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct cgroup *own, *cg;
+
+	bpf_rcu_read_lock();
+	own = task->cgroups->dfl_cgrp;
+	bpf_rcu_read_unlock();
+	if (!own)
+		return 1;
+	bpf_rcu_read_lock();
+	bpf_for_each(kit_cgroup_at, cg, own, BPF_CGROUP_ITER_SELF_ONLY)
+		sink++;
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";
