@@ -170,9 +170,9 @@ $(BUILD)/tests/iterkit-nowalkers.ko: $(DKMS_FILES)
 	cp $(NOWALKERS)/module/iterkit.ko $@
 
 # Programs the tests drive (not suites themselves): tests/helpers/<h>.c.
-$(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS)
+$(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS) $(wildcard tests/helpers/*.h tests/progs/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -I$(BUILD)/tests/progs -Itests/helpers $< -o $@ $(USER_LIBS) -lpthread
+	$(CC) $(USER_CFLAGS) -I$(BUILD)/tests/progs -Itests/progs -Itests/helpers $< -o $@ $(USER_LIBS) -lpthread
 
 # Objects with deliberately wrong expectations: the runner's own test.
 VERIFIER_SELFTEST_OBJS := $(patsubst tests/verifier-selftest/%.bpf.c,\

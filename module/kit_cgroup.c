@@ -189,32 +189,38 @@ static struct cgroup *kit_cgroup_find_up(struct cgroup *root, u64 id)
 	return NULL;
 }
 
+static __always_inline bool kit_cgroup_not_after(struct cgroup_subsys_state *css, u64 id)
+{
+	return css && cgroup_id(css->cgroup) <= id;
+}
+
 /*
- * @id at or below @root, found without a lock or a reference. Cgroup ids
- * are kernfs node ids, which only grow (the low 32 bits wrap into a
- * generation count kept in the high 32), and a new cgroup is appended to
- * its parent's children: a subtree's ids are all above its root's, and
- * siblings come in increasing id order. So @id can only be below the last
- * child whose id is not above it; descend there, level by level. The cost
- * is the children scanned along the path, at most KIT_CGROUP_MAX_STEPS.
+ * @id at or below @root, found without a lock or a reference: a pre-order
+ * walk that skips what cannot hold @id. Cgroup ids are kernfs node ids,
+ * which only grow (the low 32 bits wrap into a generation count kept in the
+ * high 32), and a new cgroup is appended to its parent's children. So a
+ * cgroup's descendants all have higher ids than it, and so do its later
+ * siblings: a child or sibling above @id ends that branch. The walk visits
+ * the cgroups created before @id, at most KIT_CGROUP_MAX_STEPS of them.
  */
 static struct cgroup *kit_cgroup_find_down(struct cgroup *root, u64 id)
 {
-	struct cgroup_subsys_state *pos = &root->self, *child, *below;
+	struct cgroup_subsys_state *pos = &root->self, *next;
 	u32 steps = KIT_CGROUP_MAX_STEPS;
 
-	while (cgroup_id(pos->cgroup) != id) {
-		below = NULL;
-		list_for_each_entry_rcu(child, &pos->children, sibling) {
-			if (!--steps || cgroup_id(child->cgroup) > id)
-				break;
-			below = child;
+	while (steps--) {
+		if (cgroup_id(pos->cgroup) == id)
+			return pos->cgroup;
+		next = kit_cgroup_next_child(NULL, pos);
+		while (!kit_cgroup_not_after(next, id)) {
+			if (pos == &root->self)
+				return NULL;
+			next = kit_cgroup_next_child(pos, pos->parent);
+			pos = pos->parent;
 		}
-		if (!below || !steps)
-			return NULL;
-		pos = below;
+		pos = next;
 	}
-	return pos->cgroup;
+	return NULL;
 }
 
 /*
@@ -225,7 +231,7 @@ static struct cgroup *kit_cgroup_find_down(struct cgroup *root, u64 id)
  * may drop the last reference to a kernfs node or cgroup being removed,
  * which takes a spinlock, calls call_rcu() or queues work, all safe only
  * there. Elsewhere (interrupts, NMI, a program attached inside a locked
- * section) kit_cgroup_find_down() descends the hierarchy instead.
+ * section) kit_cgroup_find_down() walks the hierarchy instead.
  *
  * Either way the caller's RCU read-side section keeps the result alive,
  * so no reference is kept. preemptible() is read before anything here

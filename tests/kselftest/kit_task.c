@@ -23,6 +23,7 @@
 #include "kselftest_harness.h"
 #include "kmsg.h"
 #include "park.h"
+#include "task_rec.h"
 #include "kit_task_walks.skel.h"
 
 enum { ALL_PROCS = 0, ALL_THREADS = 1, PROC_THREADS = 2 };

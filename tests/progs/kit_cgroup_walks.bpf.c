@@ -26,6 +26,7 @@ __u32 spins;			/* in: hold: how long to keep the walk open */
 int kit_ret, css_ret;		/* out: the two new() results */
 __u64 kit_n, css_n;		/* out: elements yielded */
 __u64 kit_ids[MAX_IDS], css_ids[MAX_IDS];
+__u32 kit_flags[MAX_IDS];	/* out: errors/errors_irq: each cgroup's self css flags */
 __u64 after_drain;		/* out: non-NULL next() results after the first NULL */
 __u32 held_level;		/* out: hold: start's level read at the end */
 __u64 held_id;			/* out: hold: start's id read at the end */
@@ -141,8 +142,13 @@ static __always_inline int errors_body(void)
 	ran_cpu = bpf_get_smp_processor_id();
 	bpf_rcu_read_lock();
 	kit_ret = bpf_iter_kit_cgroup_new(&it, kit_start, order);
-	while ((cg = bpf_iter_kit_cgroup_next(&it)))
+	while ((cg = bpf_iter_kit_cgroup_next(&it))) {
+		__u64 n = kit_n;
+
+		if (n < MAX_IDS)
+			kit_flags[n] = cg->self.flags;
 		note(kit_ids, &kit_n, BPF_CORE_READ(cg, kn, id));
+	}
 	/* Drained is final: more calls must keep returning NULL. */
 	if (bpf_iter_kit_cgroup_next(&it))
 		after_drain++;

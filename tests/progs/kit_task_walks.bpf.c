@@ -5,6 +5,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "iterkit.bpf.h"
+#include "task_rec.h"
 
 /* The kernel's own task walker (6.7+); vmlinux BTF has no kfunc prototypes. */
 extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task__nullable,
@@ -88,6 +89,34 @@ int probe(void *ctx)
 		probe_count = probe_count + 1;
 	probe_after = bpf_iter_kit_task_next(&it) != NULL;
 	bpf_iter_kit_task_destroy(&it);
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+/* record: what a walk in mode `flags` (pid `pid`) yields, task by task. */
+struct task_rec recs[MAX_SEQ];
+__u32 nrecs;
+
+SEC("syscall")
+int record(void *ctx)
+{
+	struct task_struct *t;
+
+	nrecs = 0;
+	bpf_rcu_read_lock();
+	bpf_for_each(kit_task, t, pid, flags) {
+		__u32 n = nrecs;
+
+		if (n >= MAX_SEQ) {
+			overflow = 1;
+			break;
+		}
+		recs[n].tid = t->pid;
+		recs[n].tgid = t->tgid;
+		recs[n].ppid = t->real_parent->tgid;
+		bpf_probe_read_kernel(recs[n].comm, sizeof(recs[n].comm), t->comm);
+		nrecs = n + 1;
+	}
 	bpf_rcu_read_unlock();
 	return 0;
 }

@@ -1,0 +1,209 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The guest made to look like a long-running host, then every walker
+# checked against /proc, cgroupfs and the kernel's own iterators in it:
+#   - a few hundred live cgroups, nested as systemd and Kubernetes nest them
+#     (system.slice services with workers, user sessions, pods with
+#     containers), about a thousand processes in them and as many threads;
+#   - dying cgroups: the memory controller on, page cache (tmpfs pages)
+#     charged to a cgroup, then rmdir: it stays dying while that memory does;
+#   - a container as systemd-nspawn or podman makes one: its own pid, cgroup
+#     and mount namespaces, its init in its own cgroup (hostlike container:
+#     busybox's unshare has no cgroup namespace);
+#   - task names with control bytes, a newline, spaces, bytes that are not
+#     UTF-8, parentheses, and all 15 bytes a comm holds.
+# Everything is created here and removed at the end; the last check is that
+# nothing is left (no process, no cgroup, no dying cgroup).
+. ./tap.sh
+
+CG=/sys/fs/cgroup
+TMP=/tmp/hostlike
+HELPER=/iterkit/tests/helpers/hostlike
+mkdir -p "$TMP"
+rm -f "$TMP"/*
+
+hex() { printf "$1" | od -An -tx1 | tr -d ' \n'; }
+
+# The names some processes get (printf escapes), beside ordinary ones.
+NAMES='ev\033[2J\nfake
+with space
+\377\376\375bad
+abcdefghijklmno
+x) S 1 (y
+tab\there
+\346\227\245\346\234\254
+cut\346\227'
+echo "$NAMES" | while IFS= read -r n; do hex "$n"; echo; done > "$TMP/names"
+ORDINARY="sshd nginx postgres containerd-shim kubelet systemd-journal cron dbus-daemon"
+
+spawner=
+ct_unshare=
+ct_init=
+memory_was=$(cat "$CG/cgroup.subtree_control")
+
+teardown() {
+	[ -n "$ct_init" ] && kill -9 "$ct_init" 2>/dev/null
+	[ -n "$spawner" ] && kill "$spawner" 2>/dev/null && wait "$spawner" 2>/dev/null
+	[ -n "$ct_unshare" ] && wait "$ct_unshare" 2>/dev/null
+	for top in system.slice user.slice kubepods.slice machine.slice; do
+		[ -d "$CG/$top" ] || continue
+		echo 1 > "$CG/$top/cgroup.kill" 2>/dev/null
+		i=0
+		while grep -q 'populated 1' "$CG/$top/cgroup.events" 2>/dev/null && [ $i -lt 200 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		find "$CG/$top" -depth -type d -exec rmdir {} \; 2>/dev/null
+	done
+	# The dying cgroups go once the memory charged to them is freed: the
+	# page cache that kept them, and every file the container wrote.
+	rm -rf "$TMP"
+	i=0
+	while [ "$(sed -n 's/^nr_dying_descendants //p' "$CG/cgroup.stat")" != 0 ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	case $memory_was in *memory*) ;; *) echo -memory > "$CG/cgroup.subtree_control" 2>/dev/null ;; esac
+	left=$(ls -d "$CG"/system.slice "$CG"/user.slice "$CG"/kubepods.slice "$CG"/machine.slice 2>/dev/null)
+	dying=$(sed -n 's/^nr_dying_descendants //p' "$CG/cgroup.stat")
+	[ -z "$left" ] && [ "$dying" = 0 ]
+}
+trap teardown EXIT
+
+# -- cgroups --
+echo +memory > "$CG/cgroup.subtree_control"
+mkdir -p "$CG/system.slice" "$CG/user.slice/user-1000.slice/session-1.scope" \
+	"$CG/user.slice/user-1000.slice/user@1000.service/app.slice" \
+	"$CG/kubepods.slice/kubepods-burstable.slice" "$CG/machine.slice/ct1"
+echo +memory > "$CG/system.slice/cgroup.subtree_control"
+echo +memory > "$CG/kubepods.slice/cgroup.subtree_control"
+echo +memory > "$CG/kubepods.slice/kubepods-burstable.slice/cgroup.subtree_control"
+plan=$TMP/plan
+: > "$plan"
+# add DIR PROCS: PROCS processes in DIR, named after ordinary daemons,
+# every third with three more threads.
+set -- $ORDINARY
+nord=$#
+k=1
+for n in $ORDINARY; do eval "ord$k=$(hex "$n")"; k=$((k + 1)); done
+nproc=0
+add() {
+	k=0
+	while [ $k -lt "$2" ]; do
+		nproc=$((nproc + 1))
+		eval "h=\$ord$((nproc % nord + 1))"
+		echo "$CG/$1 $h $((nproc % 3 == 0 ? 3 : 0))" >> "$plan"
+		k=$((k + 1))
+	done
+}
+i=1
+while [ $i -le 40 ]; do
+	mkdir -p "$CG/system.slice/svc$i.service"
+	add "system.slice/svc$i.service" 4
+	if [ $((i % 4)) = 0 ]; then
+		for w in 1 2 3; do
+			mkdir -p "$CG/system.slice/svc$i.service/worker-$w"
+			add "system.slice/svc$i.service/worker-$w" 2
+		done
+	fi
+	i=$((i + 1))
+done
+i=1
+while [ $i -le 30 ]; do
+	mkdir -p "$CG/user.slice/user-1000.slice/user@1000.service/app.slice/app-$i.scope"
+	add "user.slice/user-1000.slice/user@1000.service/app.slice/app-$i.scope" 3
+	i=$((i + 1))
+done
+i=1
+while [ $i -le 60 ]; do
+	pod=kubepods.slice/kubepods-burstable.slice/pod$i.slice
+	mkdir -p "$CG/$pod"
+	for c in a b; do
+		mkdir -p "$CG/$pod/cri-containerd-$i$c.scope"
+		add "$pod/cri-containerd-$i$c.scope" 5
+	done
+	i=$((i + 1))
+done
+# The hostile names, in a session scope.
+while read -r h; do
+	echo "$CG/user.slice/user-1000.slice/session-1.scope $h 1" >> "$plan"
+done < "$TMP/names"
+
+# -- dying cgroups: tmpfs pages charged to them keep them after rmdir --
+dying_made=0
+i=1
+while [ $i -le 20 ]; do
+	d=$CG/system.slice/old$i.service
+	mkdir "$d"
+	sh -c "echo \$\$ > $d/cgroup.procs && head -c 65536 /dev/zero > $TMP/cache.s$i"
+	rmdir "$d" && dying_made=$((dying_made + 1))
+	i=$((i + 1))
+done
+i=1
+while [ $i -le 10 ]; do
+	d=$CG/kubepods.slice/kubepods-burstable.slice/gone$i.slice
+	mkdir "$d"
+	sh -c "echo \$\$ > $d/cgroup.procs && head -c 65536 /dev/zero > $TMP/cache.k$i"
+	rmdir "$d" && dying_made=$((dying_made + 1))
+	i=$((i + 1))
+done
+dying=$(sed -n 's/^nr_dying_descendants //p' "$CG/cgroup.stat")
+tap_check "set-up: 30 cgroups removed, kept dying by their page cache ($dying dying)" \
+	sh -c "[ $dying_made = 30 ] && [ $dying -ge 30 ]"
+
+# -- processes --
+mkfifo "$TMP/ready"
+"$HELPER" spawn < "$plan" > "$TMP/ready" &
+spawner=$!
+read -r word started < "$TMP/ready"
+want=$(wc -l < "$plan")
+tap_check "set-up: ${started:-no} processes started in their cgroups (of $want)" \
+	sh -c "[ '$word' = ready ] && [ '$started' = '$want' ]"
+
+# -- a container --
+cat > "$TMP/ct-init.sh" <<'EOF'
+umount /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup || exit 1
+mkdir /sys/fs/cgroup/init.scope /sys/fs/cgroup/app.service /sys/fs/cgroup/app.service/worker
+echo $$ > /sys/fs/cgroup/init.scope/cgroup.procs
+(echo 0 > /sys/fs/cgroup/app.service/cgroup.procs && exec sleep 100000) &
+(echo 0 > /sys/fs/cgroup/app.service/worker/cgroup.procs && exec sleep 100000) &
+echo up > /tmp/hostlike/ct.up
+while :; do wait; sleep 1000; done
+EOF
+"$HELPER" container "$CG/machine.slice/ct1" "$TMP/ct-init.sh" > "$TMP/ct.pid" &
+ct_unshare=$!
+i=0
+while [ ! -f "$TMP/ct.up" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+ct_init=$(cat "$TMP/ct.pid")
+tap_check "set-up: a container with its own pid, cgroup and mount namespaces (init: host pid ${ct_init:-none})" \
+	sh -c "[ -f $TMP/ct.up ] && [ -n '$ct_init' ] && [ \"\$(readlink /proc/$ct_init/ns/pid)\" != \"\$(readlink /proc/self/ns/pid)\" ] && [ \"\$(readlink /proc/$ct_init/ns/cgroup)\" != \"\$(readlink /proc/self/ns/cgroup)\" ]"
+tasks=$(ls -d /proc/[0-9]*/task/[0-9]* | wc -l)
+cgroups=$(find "$CG" -type d | wc -l)
+tap_diag "host-like: $cgroups cgroups, $dying dying, $tasks tasks"
+
+# A check program's TAP, numbered into this suite's.
+relay() {
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) tap_ok "${line#ok [0-9]* }" ;;
+		"not ok "*) tap_fail "${line#not ok [0-9]* }" ;;
+		1..*) ;;
+		*) echo "$line" ;;
+		esac
+	done < "$1"
+}
+
+# -- the walkers on the host --
+"$HELPER" check "$TMP/names" > "$TMP/check.out" 2>&1
+echo "# exit $?" >> "$TMP/check.out"
+relay "$TMP/check.out"
+
+# -- and inside the container, from one of its cgroups --
+host_id=$(stat -c %i "$CG/system.slice")
+sh -c "echo \$\$ > $CG/machine.slice/ct1/app.service/cgroup.procs && exec $HELPER enter $ct_init $HELPER check-ns $host_id" \
+	> "$TMP/check-ns.out" 2>&1
+relay "$TMP/check-ns.out"
+
+tap_check "the host-like world removed: no process, cgroup or dying cgroup left" teardown
+trap - EXIT
+tap_done

@@ -1,0 +1,705 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host-like guest (tests/guest/test_hostlike.sh): processes to fill it,
+ * and the walkers checked against /proc, cgroupfs and the kernel's own
+ * iterators in it.
+ *
+ *   hostlike spawn           reads "CGROUP-DIR HEX-NAME THREADS" lines on
+ *                            stdin; forks one process per line into that
+ *                            cgroup, named so (PR_SET_NAME takes any bytes),
+ *                            with THREADS more threads; prints "ready N" and
+ *                            stays until SIGTERM, then kills and reaps them
+ *   hostlike check NAMES     the walkers on the host; NAMES holds the hex
+ *                            names given to spawn, one per line
+ *   hostlike container DIR SCRIPT
+ *                            a container as systemd-nspawn or podman make
+ *                            one (busybox's unshare has no cgroup
+ *                            namespace): moves into the cgroup DIR, then
+ *                            `sh SCRIPT` runs as pid 1 of new pid, cgroup
+ *                            and mount namespaces, with its own /proc;
+ *                            prints its pid here and waits for it
+ *   hostlike enter PID CMD...
+ *                            runs CMD in the pid, cgroup and mount
+ *                            namespaces of PID (nsenter, with the cgroup
+ *                            namespace busybox's lacks)
+ *   hostlike check-ns HOSTID inside a container (its own pid, cgroup and
+ *                            mount namespaces, moved into one of its
+ *                            cgroups); HOSTID is a cgroup outside it
+ * The checks print TAP.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "task_rec.h"
+#include "kit_task_walks.skel.h"
+#include "kit_cgroup_walks.skel.h"
+
+#define CG "/sys/fs/cgroup"
+#define MAX_IDS 1024
+#define MAX_SEQ 16384
+#define CSS_ONLINE (1 << 1)
+enum { SELF = 1, PRE = 2, POST = 3, UP = 4, CHILDREN = 5 };
+
+static int tap_n, tap_failed;
+
+static void tap(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tap(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d ", ok ? "" : "not ", ++tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!ok)
+		tap_failed++;
+}
+
+static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+static int unhex(const char *hex, char *out, int max)
+{
+	int n = 0;
+	unsigned int b;
+
+	while (hex[0] && hex[1] && n < max - 1 && sscanf(hex, "%2x", &b) == 1) {
+		out[n++] = b;
+		hex += 2;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* A printable rendering of a comm, for diagnostics. */
+static const char *show(const char *s)
+{
+	static char buf[4][80];
+	static int k;
+	char *o = buf[k++ % 4];
+	int i = 0;
+
+	for (; *s && i < 70; s++)
+		i += snprintf(o + i, 80 - i, (unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f ?
+			      "\\x%02x" : "%c", (unsigned char)*s);
+	return o;
+}
+
+/* ---- spawn ---- */
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	stop = 1;
+}
+
+static void *idle_thread(void *arg)
+{
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int move_self(const char *dir)
+{
+	char path[600];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ok = write(fd, "0", 1) == 1;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int spawn(void)
+{
+	static pid_t kids[8192];
+	char dir[512], hex[80], name[40], c;
+	int nkids = 0, threads, fds[2], i;
+
+	if (pipe(fds))
+		return 1;
+	signal(SIGTERM, on_term);
+	signal(SIGINT, on_term);
+	while (scanf("%511s %79s %d", dir, hex, &threads) == 3 && nkids < 8192) {
+		pid_t p;
+
+		unhex(hex, name, sizeof(name));
+		p = fork();
+		if (p < 0)
+			break;
+		if (!p) {
+			close(fds[0]);
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (move_self(dir))
+				_exit(1);
+			prctl(PR_SET_NAME, name);
+			for (i = 0; i < threads; i++) {
+				pthread_t th;
+
+				pthread_create(&th, NULL, idle_thread, NULL);
+			}
+			if (write(fds[1], "r", 1) != 1)
+				_exit(1);
+			for (;;)
+				pause();
+		}
+		kids[nkids++] = p;
+	}
+	close(fds[1]);
+	for (i = 0; i < nkids; i++) {
+		if (read(fds[0], &c, 1) != 1) {
+			fprintf(stderr, "hostlike: child %d of %d did not start\n", i, nkids);
+			break;
+		}
+	}
+	printf("ready %d\n", i);
+	fflush(stdout);
+	while (!stop)
+		pause();
+	for (i = 0; i < nkids; i++)
+		kill(kids[i], SIGKILL);
+	for (i = 0; i < nkids; i++)
+		waitpid(kids[i], NULL, 0);
+	return 0;
+}
+
+/* ---- /proc ---- */
+
+struct task_info {
+	int tid, tgid, ppid;
+	char comm[64];
+};
+
+struct task_set {
+	struct task_info *v;
+	int n, cap;
+};
+
+static void set_add(struct task_set *s, const struct task_info *t)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 1024;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v)
+			abort();
+	}
+	s->v[s->n++] = *t;
+}
+
+static const struct task_info *set_find(const struct task_set *s, int tid)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].tid == tid)
+			return &s->v[i];
+	return NULL;
+}
+
+/* "tid (comm) S ppid ...": the comm runs to the last ')' and may hold any byte. */
+static int read_stat(const char *path, struct task_info *t)
+{
+	char buf[512], *lp, *rp;
+	ssize_t len;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	buf[len] = '\0';
+	lp = strchr(buf, '(');
+	rp = strrchr(buf, ')');
+	if (!lp || !rp || rp < lp || rp - lp - 1 > 63)
+		return -1;
+	memcpy(t->comm, lp + 1, rp - lp - 1);
+	t->comm[rp - lp - 1] = '\0';
+	t->tid = atoi(buf);
+	return sscanf(rp + 2, "%*c %d", &t->ppid) == 1 ? 0 : -1;
+}
+
+static void proc_threads(struct task_set *s)
+{
+	DIR *procs = opendir("/proc");
+	struct dirent *p, *t;
+	char path[600];
+
+	s->n = 0;
+	while (procs && (p = readdir(procs))) {
+		struct task_info ti;
+		DIR *tasks;
+
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		tasks = opendir(path);
+		while (tasks && (t = readdir(tasks))) {
+			if (t->d_name[0] < '1' || t->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", p->d_name, t->d_name);
+			if (!read_stat(path, &ti)) {
+				ti.tgid = atoi(p->d_name);
+				set_add(s, &ti);
+			}
+		}
+		if (tasks)
+			closedir(tasks);
+	}
+	if (procs)
+		closedir(procs);
+}
+
+/* ---- cgroupfs ---- */
+
+static unsigned long long ino_of(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : st.st_ino;
+}
+
+static int cgroupfs_ids(const char *dir, unsigned long long *ids, int n, int max)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return n;
+	if (n < max)
+		ids[n++] = ino_of(dir);
+	while ((de = readdir(d))) {
+		char sub[1024];
+
+		if (de->d_type != DT_DIR || de->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		n = cgroupfs_ids(sub, ids, n, max);
+	}
+	closedir(d);
+	return n;
+}
+
+static long cgroup_stat(const char *dir, const char *key)
+{
+	char path[600], k[64];
+	long v, found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cgroup.stat", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", k, &v) == 2)
+		if (!strcmp(k, key))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+static int has_id(const unsigned long long *ids, int n, unsigned long long id)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return 1;
+	return 0;
+}
+
+/* ---- BPF runs ---- */
+
+static int run(struct bpf_program *prog, unsigned int flags, int cpu)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = flags, .cpu = cpu);
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
+		return -errno;
+	return opts.retval;
+}
+
+static void cg_reset(struct kit_cgroup_walks_bpf *skel, unsigned long long id, unsigned int order)
+{
+	skel->bss->kit_ret = skel->bss->css_ret = 12345;
+	skel->bss->kit_n = skel->bss->css_n = 0;
+	skel->bss->after_drain = 0;
+	skel->bss->kit_start = id;
+	skel->bss->css_start = id;
+	skel->bss->order = order;
+}
+
+/* kit_cgroup's new() from a syscall program (0), this context's raw_tp (1) or hard IRQ on @cpu (2). */
+static int cg_lookup(struct kit_cgroup_walks_bpf *skel, unsigned long long id, unsigned int order,
+		     int how, int cpu)
+{
+	cg_reset(skel, id, order);
+	switch (how) {
+	case 0:
+		run(skel->progs.errors, 0, 0);
+		break;
+	case 1:
+		run(skel->progs.errors_irq, 0, 0);
+		break;
+	default:
+		run(skel->progs.errors_irq, BPF_F_TEST_RUN_ON_CPU, cpu);
+		break;
+	}
+	return skel->bss->kit_ret;
+}
+
+static void check_tasks(char names[][40], int nnames)
+{
+	struct kit_task_walks_bpf *skel = kit_task_walks_bpf__open_and_load();
+	struct task_set before = {}, after = {};
+	int mode, i, j, stable = 0, missing = 0, wrong = 0, found;
+
+	if (!skel) {
+		tap(0, "tasks: loading kit_task_walks");
+		return;
+	}
+	/* Lock-step with bpf_iter_task in both modes. */
+	for (mode = 0; mode < 2; mode++) {
+		int diffs = 0;
+
+		skel->bss->pid = 0;
+		skel->bss->flags = mode;
+		skel->bss->steps = 0;
+		skel->bss->ker_extra = 0;
+		skel->bss->overflow = 0;
+		run(skel->progs.diff, 0, 0);
+		for (i = 0; i < (int)skel->bss->steps; i++)
+			diffs += skel->bss->kit_tids[i] != skel->bss->ker_tids[i];
+		tap(!skel->bss->kit_ret && !skel->bss->ker_ret && !skel->bss->overflow &&
+		    !skel->bss->ker_extra && !diffs && skel->bss->steps > 900,
+		    "tasks: %s walk is bpf_iter_task's, step by step (%u tasks)",
+		    mode ? "ALL_THREADS" : "ALL_PROCS", skel->bss->steps);
+		if (diffs || skel->bss->ker_extra)
+			diag("%d steps differ, %u only in bpf_iter_task", diffs, skel->bss->ker_extra);
+	}
+
+	/* Every thread in /proc before and after, unchanged, is walked with /proc's data. */
+	proc_threads(&before);
+	skel->bss->pid = 0;
+	skel->bss->flags = 1;
+	run(skel->progs.record, 0, 0);
+	proc_threads(&after);
+	for (i = 0; i < before.n; i++) {
+		const struct task_info *b = &before.v[i], *a = set_find(&after, b->tid);
+		if (!a || a->ppid != b->ppid || strcmp(a->comm, b->comm) || b->tgid == getpid())
+			continue;
+		stable++;
+		for (j = 0, found = 0; j < (int)skel->bss->nrecs; j++) {
+			if (skel->bss->recs[j].tid != b->tid)
+				continue;
+			found = 1;
+			/* /proc adds a kworker's workqueue to its comm. */
+			if (skel->bss->recs[j].tgid != b->tgid || skel->bss->recs[j].ppid != b->ppid ||
+			    strncmp(skel->bss->recs[j].comm, b->comm,
+				    strnlen(skel->bss->recs[j].comm, 16))) {
+				if (wrong++ < 5)
+					diag("tid %d: /proc tgid %d ppid %d comm '%s', walk %d %d '%s'",
+					     b->tid, b->tgid, b->ppid, show(b->comm),
+					     skel->bss->recs[j].tgid, skel->bss->recs[j].ppid,
+					     show(skel->bss->recs[j].comm));
+			}
+			break;
+		}
+		if (!found && missing++ < 5)
+			diag("tid %d '%s' in /proc, not in the walk", b->tid, show(b->comm));
+	}
+	tap(!skel->bss->overflow && stable > 1000 && !missing && !wrong,
+	    "tasks: every thread stable in /proc is walked, tgid, ppid and comm bytes equal "
+	    "(%d stable, %u walked)", stable, skel->bss->nrecs);
+
+	/* The hostile names come back byte for byte. */
+	for (i = 0, missing = 0; i < nnames; i++) {
+		for (j = 0, found = 0; j < (int)skel->bss->nrecs && !found; j++)
+			found = !strncmp(skel->bss->recs[j].comm, names[i], 15);
+		if (!found) {
+			missing++;
+			diag("no task named '%s'", show(names[i]));
+		}
+	}
+	tap(nnames > 0 && !missing, "tasks: %d names with control bytes, spaces, non-UTF-8 and 15 bytes walked as set",
+	    nnames);
+	free(before.v);
+	free(after.v);
+	kit_task_walks_bpf__destroy(skel);
+}
+
+static void check_cgroups(void)
+{
+	static unsigned long long fs[MAX_IDS], walk[MAX_IDS];
+	static unsigned int wflags[MAX_IDS];
+	struct kit_cgroup_walks_bpf *skel = kit_cgroup_walks_bpf__open_and_load();
+	unsigned int orders[] = { PRE, POST };
+	int nfs, nwalk, i, o, online = 0, offline = 0, strays = 0, unwalked = 0;
+	int cpu = sched_getcpu() == 0 ? 1 : 0, disagree = 0, lookups = 0, dying_found = 0;
+	long dying;
+
+	if (!skel) {
+		tap(0, "cgroups: loading kit_cgroup_walks");
+		return;
+	}
+	/* kit_cgroup and bpf_iter_css in one RCU section, dying cgroups included. */
+	for (o = 0; o < 2; o++) {
+		int diffs = 0;
+
+		cg_reset(skel, 0, orders[o]);
+		skel->bss->css_start = ino_of(CG);
+		run(skel->progs.diff, 0, 0);
+		for (i = 0; i < (int)skel->bss->kit_n && i < MAX_IDS; i++)
+			diffs += skel->bss->kit_ids[i] != skel->bss->css_ids[i];
+		tap(!skel->bss->kit_ret && !skel->bss->css_ret && skel->bss->kit_n == skel->bss->css_n &&
+		    skel->bss->kit_n > 300 && skel->bss->kit_n < MAX_IDS && !diffs,
+		    "cgroups: %s walk from the root is bpf_iter_css's (%llu cgroups)",
+		    o ? "post-order" : "pre-order", (unsigned long long)skel->bss->kit_n);
+	}
+
+	/* Online cgroups are exactly cgroupfs; the offline ones are its dying ones. */
+	dying = cgroup_stat(CG, "nr_dying_descendants");
+	nfs = cgroupfs_ids(CG, fs, 0, MAX_IDS);
+	cg_lookup(skel, 0, PRE, 0, 0);
+	nwalk = skel->bss->kit_n < MAX_IDS ? skel->bss->kit_n : MAX_IDS;
+	for (i = 0; i < nwalk; i++) {
+		walk[i] = skel->bss->kit_ids[i];
+		wflags[i] = skel->bss->kit_flags[i];
+		if (wflags[i] & CSS_ONLINE) {
+			online++;
+			if (!has_id(fs, nfs, walk[i]) && strays++ < 5)
+				diag("online cgroup %llu is not in cgroupfs", walk[i]);
+		} else {
+			offline++;
+			if (has_id(fs, nfs, walk[i]) && strays++ < 5)
+				diag("offline cgroup %llu is in cgroupfs", walk[i]);
+		}
+	}
+	for (i = 0; i < nfs; i++)
+		if (!has_id(walk, nwalk, fs[i]) && unwalked++ < 5)
+			diag("cgroupfs directory %llu not walked", fs[i]);
+	tap(online == nfs && !strays && !unwalked,
+	    "cgroups: the online cgroups walked are exactly cgroupfs's %d directories", nfs);
+	tap(offline == dying && dying >= 20 && dying == cgroup_stat(CG, "nr_dying_descendants"),
+	    "cgroups: the walk yields the %d dying cgroups (nr_dying_descendants %ld), marked offline",
+	    offline, dying);
+
+	/* Every id found the same three ways; the dying ones not at all. */
+	for (i = 0; i < nwalk; i++) {
+		int a, b, c;
+
+		a = cg_lookup(skel, walk[i], SELF, 0, 0);
+		b = cg_lookup(skel, walk[i], SELF, 1, 0);
+		c = cg_lookup(skel, walk[i], SELF, 2, cpu);
+		lookups += 3;
+		if (a != b || a != c) {
+			if (disagree++ < 5)
+				diag("id %llu: %d preemptible, %d not preemptible, %d in IRQ",
+				     walk[i], a, b, c);
+		}
+		if (!(wflags[i] & CSS_ONLINE) && a == 0)
+			dying_found++;
+		if (a == -ENOENT && has_id(fs, nfs, walk[i]) && disagree++ < 5)
+			diag("id %llu is in cgroupfs but not found", walk[i]);
+	}
+	tap(!disagree && !dying_found && lookups > 900,
+	    "cgroups: %d lookups agree (syscall, raw_tp, hard IRQ); dying cgroups not found", lookups);
+
+	/* kit_cgroup_at from each live cgroup's pointer walks as kit_cgroup from its id. */
+	for (i = 0, disagree = 0; i < nfs; i += 7) {
+		int j, diffs = 0;
+
+		cg_reset(skel, fs[i], i % 2 ? POST : UP);
+		run(skel->progs.diff_at, 0, 0);
+		for (j = 0; j < (int)skel->bss->kit_n && j < MAX_IDS; j++)
+			diffs += skel->bss->kit_ids[j] != skel->bss->css_ids[j];
+		if (skel->bss->kit_ret || skel->bss->css_ret ||
+		    skel->bss->kit_n != skel->bss->css_n || diffs)
+			disagree++;
+	}
+	tap(!disagree, "cgroups: kit_cgroup_at from a pointer walks as kit_cgroup from the id");
+	kit_cgroup_walks_bpf__destroy(skel);
+}
+
+static int check(const char *names_file)
+{
+	static char names[64][40];
+	char hex[80];
+	int nnames = 0;
+	FILE *f = fopen(names_file, "r");
+
+	while (f && nnames < 64 && fscanf(f, "%79s", hex) == 1)
+		unhex(hex, names[nnames++], 40);
+	if (f)
+		fclose(f);
+	check_tasks(names, nnames);
+	check_cgroups();
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+/* ---- inside a container ---- */
+
+static unsigned long long own_cgroup_id(void)
+{
+	char line[600], path[700];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+
+	if (!f || !fgets(line, sizeof(line), f)) {
+		if (f)
+			fclose(f);
+		return 0;
+	}
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	/* "0::/path", relative to this cgroup namespace's root. */
+	snprintf(path, sizeof(path), CG "%s", strchr(line, '/') ? strchr(line, '/') : "/");
+	return ino_of(path);
+}
+
+static int check_ns(unsigned long long host_id)
+{
+	struct kit_cgroup_walks_bpf *skel = kit_cgroup_walks_bpf__open_and_load();
+	unsigned long long own = own_cgroup_id(), ns_root = ino_of(CG), host_root = 0;
+	int a, b, i, n;
+
+	if (!skel) {
+		tap(0, "container: loading kit_cgroup_walks");
+		return 1;
+	}
+	tap(own && own != ns_root, "container: this process sits below its cgroup namespace's root");
+	/* Its own cgroup and ancestors, up to the namespace root and past it. */
+	a = cg_lookup(skel, own, UP, 0, 0);
+	n = skel->bss->kit_n;
+	tap(!a && n >= 3 && skel->bss->kit_ids[0] == own,
+	    "container: ANCESTORS_UP from its own cgroup by id (%d cgroups)", n);
+	for (i = 0; i < n && skel->bss->kit_ids[i] != ns_root; i++)
+		;
+	tap(i < n, "container: ... passes its namespace root");
+	if (n)
+		host_root = skel->bss->kit_ids[n - 1];
+	b = cg_lookup(skel, own, UP, 1, 0);
+	tap(a == b && (int)skel->bss->kit_n == n, "container: the same from a raw_tp (not preemptible)");
+
+	/* Ids outside the namespace are not visible from inside, either way. */
+	a = cg_lookup(skel, host_id, SELF, 0, 0);
+	b = cg_lookup(skel, host_id, SELF, 1, 0);
+	tap(a == -ENOENT && b == -ENOENT, "container: a host cgroup's id is -ENOENT (%d, %d)", a, b);
+	a = cg_lookup(skel, ns_root, PRE, 0, 0);
+	n = skel->bss->kit_n;
+	b = cg_lookup(skel, ns_root, PRE, 1, 0);
+	tap(!a && !b && n == (int)skel->bss->kit_n && n >= 3,
+	    "container: its namespace root by id, both ways (%d cgroups below)", n);
+	/* 0 is the global root, as documented, namespace or not. */
+	cg_lookup(skel, 0, SELF, 0, 0);
+	tap(skel->bss->kit_n == 1 && skel->bss->kit_ids[0] == host_root && host_root != ns_root,
+	    "container: id 0 is the global root, not the namespace's");
+	kit_cgroup_walks_bpf__destroy(skel);
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
+
+/* ---- containers ---- */
+
+static int container(const char *dir, const char *script)
+{
+	pid_t init;
+	int status;
+
+	if (move_self(dir) || unshare(CLONE_NEWCGROUP | CLONE_NEWNS | CLONE_NEWPID)) {
+		perror("hostlike: container");
+		return 1;
+	}
+	init = fork();
+	if (init < 0)
+		return 1;
+	if (!init) {
+		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
+			perror("hostlike: container mounts");
+			_exit(1);
+		}
+		execl("/bin/sh", "sh", script, (char *)NULL);
+		_exit(127);
+	}
+	printf("%d\n", init);
+	fflush(stdout);
+	waitpid(init, &status, 0);
+	return 0;
+}
+
+static int enter(pid_t pid, char **cmd)
+{
+	static const char *const kinds[] = { "pid", "cgroup", "mnt" };
+	char path[64];
+	pid_t child;
+	int i, fd, status;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, kinds[i]);
+		fd = open(path, O_RDONLY);
+		if (fd < 0 || setns(fd, 0)) {
+			fprintf(stderr, "hostlike: entering %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		close(fd);
+	}
+	/* A new pid namespace applies to children only. */
+	child = fork();
+	if (child < 0)
+		return 1;
+	if (!child) {
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	waitpid(child, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 4 && !strcmp(argv[1], "container"))
+		return container(argv[2], argv[3]);
+	if (argc >= 4 && !strcmp(argv[1], "enter"))
+		return enter(atoi(argv[2]), argv + 3);
+	if (argc >= 2 && !strcmp(argv[1], "spawn"))
+		return spawn();
+	if (argc >= 3 && !strcmp(argv[1], "check"))
+		return check(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "check-ns"))
+		return check_ns(strtoull(argv[2], NULL, 10));
+	fprintf(stderr, "usage: hostlike spawn | check NAMES | container DIR SCRIPT | "
+		"enter PID CMD... | check-ns HOST-CGROUP-ID\n");
+	return 2;
+}
