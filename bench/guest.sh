@@ -20,8 +20,10 @@ echo 100000 > /proc/sys/kernel/threads-max
 
 if [ -n "$quick" ]; then
 	R1=5 R2=5 R4=3 NS="0 10 1000 100000" TASK_POPS="100 1000" CG_POPS="100"
+	OWN_AHEAD=3000 CG_BIG=3000
 else
 	R1=21 R2=11 R4=7 NS="0 10 100 1000 10000 100000 1000000" TASK_POPS="100 1000 10000" CG_POPS="100 1000"
+	OWN_AHEAD=3000 CG_BIG=10000
 fi
 
 # procps ps, with the libraries bench/run copied next to it.
@@ -62,6 +64,36 @@ grow_cgroups() {
 		[ $n -gt 0 ] && (cd /sys/fs/cgroup/bench/g$i && mkdir $(seq 1 $n | sed s/^/c/))
 		i=$((i + 1))
 	done
+}
+
+# B5: kit_cgroup's id lookup. make_dying N: N more cgroups removed while
+# page cache is charged to them (the memory controller on), so they stay
+# dying and every walk steps over them, as on a long-running host.
+ndying=0
+make_dying() {
+	grep -q memory /sys/fs/cgroup/cgroup.subtree_control ||
+		echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p /sys/fs/cgroup/bench-dying /tmp/bench-dying
+	grep -q memory /sys/fs/cgroup/bench-dying/cgroup.subtree_control ||
+		echo +memory > /sys/fs/cgroup/bench-dying/cgroup.subtree_control
+	k=0
+	while [ $k -lt "$1" ]; do
+		d=/sys/fs/cgroup/bench-dying/d$ndying
+		mkdir $d
+		sh -c "echo \$\$ > $d/cgroup.procs && head -c 8192 /dev/zero > /tmp/bench-dying/$ndying"
+		rmdir $d
+		ndying=$((ndying + 1))
+		k=$((k + 1))
+	done
+}
+
+# The newest cgroup (every other one is ahead of it) looked up from a
+# syscall program and a raw_tp, with a tenth as many dying cgroups as live.
+b5_curve() {	# POP
+	make_dying $(( $1 / 10 - ndying > 0 ? $1 / 10 - ndying : 0 ))
+	mkdir -p /sys/fs/cgroup/newest-$1
+	echo "@@population lookup $1 cgroups=$(cgroups_now) dying=$(sed -n 's/^nr_dying_descendants //p' /sys/fs/cgroup/cgroup.stat)"
+	lookups $R2 newest $1 /sys/fs/cgroup/newest-$1 || echo "@@error lookups newest $1 failed"
 }
 
 # One run's phases, memory and counters (iterkit --stats).
@@ -107,7 +139,14 @@ for pop in $CG_POPS; do
 	walkers $R2 $pop cgroups || echo "@@error walkers cgroups failed"
 	# R walks must take long enough to stand out of the noise of one process start
 	if [ "$pop" -lt 1000 ]; then b4 cgroups $pop $R4 51 11; else b4 cgroups $pop $R4 21 3; fi
+	b5_curve $pop
 done
+info "B5: the caller's own cgroup with $OWN_AHEAD cgroups ahead of it; the newest at $CG_BIG"
+grow_cgroups $OWN_AHEAD
+mkdir -p /sys/fs/cgroup/own
+lookups $R2 own $OWN_AHEAD /sys/fs/cgroup/own /sys/fs/cgroup/own || echo "@@error lookups own failed"
+grow_cgroups $CG_BIG
+b5_curve $CG_BIG
 
 info "tasks: B2 and B4 at $TASK_POPS tasks"
 for pop in $TASK_POPS; do

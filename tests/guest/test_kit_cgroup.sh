@@ -3,6 +3,7 @@
 # `iterkit cgroups --json` against the cgroupfs directory tree (ids are the
 # directories' inode numbers) for every order, plus the CLI's errors.
 . ./tap.sh
+. ./cgroup.sh
 
 CG=/sys/fs/cgroup
 T=$CG/kit_cgroup_gt
@@ -23,6 +24,10 @@ cleanup() {
 	[ ! -d "$T" ]
 }
 trap cleanup EXIT
+
+# The walks below are compared with cgroupfs: start once every cgroup
+# removed before (by earlier suites) is released.
+tap_check "no removed cgroup still being released" wait_no_dying
 
 mkdir -p "$T"
 for a in c0 c1 c2; do
@@ -151,6 +156,7 @@ check_error "bad order: exit 2" 2 "--order must be one of" iterkit cgroups --ord
 check_error "missing value: exit 2" 2 "needs a value" iterkit cgroups --root
 check_error "stray argument: exit 2" 2 "unexpected argument" iterkit cgroups extra
 
+wait_no_dying
 out=$(iterkit demo 2>&1 | grep kit_cgroup)
 tap_contains "demo verdict" "$out" "PASS kit_cgroup"
 
