@@ -218,7 +218,7 @@ else
 	tap_ok "module with unusable BTF refused"
 fi
 log=$(dmesg)
-if echo "$log" | grep -q "iterkit: kernel did not accept the module's BTF" ||
+if echo "$log" | grep -q "iterkit: kernel did not publish the module's BTF" ||
 	echo "$log" | grep -q "failed to validate module \[iterkit\] BTF"; then
 	tap_ok "refusal of a module with unusable BTF names the cause"
 else
