@@ -61,7 +61,7 @@ KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/se
 DKMS_FILES := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
 	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
-.PHONY: all module loader tests test-bins clean demo check check-debug check-pkg matrix deps deb rpm bench bench-progs
+.PHONY: all module loader tests test-bins clean demo check check-debug check-pkg matrix deps deb rpm bench bench-progs flake-hunt
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -272,6 +272,14 @@ check:
 	@t0=$$(date +%s%3N) && scripts/install-deps.sh && t1=$$(date +%s%3N) && \
 	$(MAKE) tests && t2=$$(date +%s%3N) && \
 	ITERKIT_PHASES="deps $$((t1 - t0)) build $$((t2 - t1))" tests/run-all.sh
+
+# Every guest suite ROUNDS times (20), two VMs at a time: how often each
+# test failed (tests/flake-hunt; HOST=1 adds the host suites that boot VMs).
+ROUNDS ?= 20
+flake-hunt:
+	scripts/install-deps.sh build vm test
+	$(MAKE) tests
+	tests/flake-hunt --rounds $(ROUNDS) $(if $(HOST),--host)
 
 # The packages, for real: on this Debian 12 host, and in overlays of the
 # trixie build root (Debian 13, Ubuntu-like and Fedora-like installs).
