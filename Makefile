@@ -131,17 +131,17 @@ iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
 	$(CC) $(USER_CFLAGS) $(CFLAGS) $(CPPFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(LDFLAGS)
 
 tests: all test-bins $(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko \
-	$(BUILD)/tests/iterkit-nowalkers.ko examples
+	$(BUILD)/tests/iterkit-nowalkers.ko
 
 # The test programs alone, without the module and the loader (check-debug
 # builds them with BUILD=build/debug against the debug kernel).
-test-bins: $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER)
+test-bins: $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER) examples
 
 # The programs of examples/, each copied out of the tree and built by its own
 # Makefile as a user builds it, this tree's header standing in for the
 # installed one (in $(BUILD)/user-examples/), then made ready for the VM
 # (in $(BUILD)/tests/examples/, for tests/guest/test_examples.sh).
-# vmlinux.h comes from the kernel's headers as the examples make it, or
+# vmlinux.h comes from the kernel's vmlinux as the examples make it, or
 # else the tree's.
 USER_EXAMPLES := $(patsubst examples/%/Makefile,%,$(wildcard examples/*/Makefile))
 examples: $(BUILD)/tests/examples/.staged
@@ -151,8 +151,8 @@ $(BUILD)/tests/examples/.staged: $(wildcard examples/*/* tests/examples/*) \
 	for e in $(USER_EXAMPLES); do \
 		cp -r examples/$$e $(BUILD)/user-examples/ && \
 		$(MAKE) -C $(BUILD)/user-examples/$$e INCLUDES=-I$(CURDIR)/$(BUILD)/include \
-			CLANG=$(CLANG) BPFTOOL=$(BPFTOOL) $(if $(wildcard $(KDIR)/vmlinux),KVER=$(KVER),\
-			VMLINUX_H=$(CURDIR)/$(BUILD)/vmlinux.h) || exit 1; \
+			CLANG=$(CLANG) BPFTOOL=$(BPFTOOL) $(if $(wildcard $(KDIR)/vmlinux),\
+			VMLINUX_BTF=$(KDIR)/vmlinux,VMLINUX_H=$(CURDIR)/$(BUILD)/vmlinux.h) || exit 1; \
 	done
 	BPFTOOL=$(BPFTOOL) tests/examples/stage.sh $(BUILD)/user-examples $(BUILD)/tests/examples
 	touch $@
