@@ -31,6 +31,17 @@ run() {
 	err=$(cat /tmp/ex.err)
 }
 
+# unload: rmmod iterkit once nothing holds it. A BPF program that used its
+# kfuncs drops its reference after an RCU grace period, not at exit.
+unload() {
+	i=0
+	while [ "$(cat /sys/module/iterkit/refcnt 2>/dev/null)" != 0 ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	rmmod iterkit
+}
+
 # -- minimal --
 run $E/minimal/minimal
 tap_eq "minimal exits 0" "$rc" 0 || tap_diag "$err"
@@ -143,7 +154,7 @@ wait $s1 $s2 $ht $zp 2>/dev/null
 rmdir $CG/a/c "$CG/with space" $CG/a $CG/b $CG
 
 # -- without the module --
-if rmmod iterkit; then
+if unload; then
 	run $E/threads/threads
 	tap_eq "no module: threads exits 3" "$rc" 3
 	tap_eq "no module: threads says why, in one line" "$err" \
@@ -173,7 +184,7 @@ if [ -f /iterkit/tests/iterkit-nowalkers.ko ] && insmod /iterkit/tests/iterkit-n
 		"threads: the iterkit module has no task walker (a kernel before 6.7): counted from /proc"
 	run $E/minimal/minimal
 	tap_contains "no walkers: minimal still runs" "$out" "kit_num [0, 10): 10 values, sum 45"
-	rmmod iterkit
+	unload || tap_fail "rmmod iterkit-nowalkers.ko"
 elif [ -f /iterkit/tests/iterkit-nowalkers.ko ]; then
 	tap_fail "insmod iterkit-nowalkers.ko"
 fi
