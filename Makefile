@@ -149,6 +149,8 @@ $(BUILD)/tests/examples/.staged: $(wildcard examples/*/* tests/examples/*) \
 		$(BUILD)/include/iterkit/iterkit.bpf.h $(BUILD)/vmlinux.h
 	rm -rf $(BUILD)/user-examples && mkdir -p $(BUILD)/user-examples
 	for e in $(USER_EXAMPLES); do \
+		cmp -s examples/$$e/Makefile examples/minimal/Makefile || \
+			{ echo "examples/$$e/Makefile: every example's Makefile is examples/minimal/Makefile" >&2; exit 1; }; \
 		cp -r examples/$$e $(BUILD)/user-examples/ && \
 		$(MAKE) -C $(BUILD)/user-examples/$$e INCLUDES=-I$(CURDIR)/$(BUILD)/include \
 			CLANG=$(CLANG) BPFTOOL=$(BPFTOOL) $(if $(wildcard $(KDIR)/vmlinux),\
