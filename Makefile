@@ -61,7 +61,7 @@ KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/se
 DKMS_FILES := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
 	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
-.PHONY: all module loader tests test-bins clean demo check check-debug check-pkg matrix deps deb rpm bench bench-progs flake-hunt
+.PHONY: all module loader tests test-bins examples clean demo check check-debug check-pkg matrix deps deb rpm bench bench-progs flake-hunt
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -135,7 +135,29 @@ tests: all test-bins $(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badb
 
 # The test programs alone, without the module and the loader (check-debug
 # builds them with BUILD=build/debug against the debug kernel).
-test-bins: $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER)
+test-bins: $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER) examples
+
+# The programs of examples/, each copied out of the tree and built by its own
+# Makefile as a user builds it, this tree's header standing in for the
+# installed one (in $(BUILD)/user-examples/), then made ready for the VM
+# (in $(BUILD)/tests/examples/, for tests/guest/test_examples.sh).
+# vmlinux.h comes from the kernel's vmlinux as the examples make it, or
+# else the tree's.
+USER_EXAMPLES := $(patsubst examples/%/Makefile,%,$(wildcard examples/*/Makefile))
+examples: $(BUILD)/tests/examples/.staged
+$(BUILD)/tests/examples/.staged: $(wildcard examples/*/* tests/examples/*) \
+		$(BUILD)/include/iterkit/iterkit.bpf.h $(BUILD)/vmlinux.h
+	rm -rf $(BUILD)/user-examples && mkdir -p $(BUILD)/user-examples
+	for e in $(USER_EXAMPLES); do \
+		cmp -s examples/$$e/Makefile examples/minimal/Makefile || \
+			{ echo "examples/$$e/Makefile: every example's Makefile is examples/minimal/Makefile" >&2; exit 1; }; \
+		cp -r examples/$$e $(BUILD)/user-examples/ && \
+		$(MAKE) -C $(BUILD)/user-examples/$$e INCLUDES=-I$(CURDIR)/$(BUILD)/include \
+			CLANG=$(CLANG) BPFTOOL=$(BPFTOOL) $(if $(wildcard $(KDIR)/vmlinux),\
+			VMLINUX_BTF=$(KDIR)/vmlinux,VMLINUX_H=$(CURDIR)/$(BUILD)/vmlinux.h) || exit 1; \
+	done
+	BPFTOOL=$(BPFTOOL) tests/examples/stage.sh $(BUILD)/user-examples $(BUILD)/tests/examples
+	touch $@
 
 # Broken copies of the module for the life-cycle test: no BTF at all, and
 # BTF the kernel cannot parse. Both must be refused by iterkit's init.

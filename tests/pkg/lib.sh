@@ -122,3 +122,51 @@ only_headers() {
 	in_root "$1" "$2" sh -c "apt-get -y -q purge \$(dpkg-query -W -f='\${Package}\n' 'linux-headers-*' |
 		grep -v -e '$3' -e common) > /dev/null 2>&1"
 }
+
+# tap_relay PREFIX: re-numbers the TAP lines of another run (stdin) into
+# this test's, each name prefixed; its "#" lines are kept, its plan dropped.
+tap_relay() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) tap_ok "$1${line#ok [0-9]* }" ;;
+		"not ok "*) tap_fail "$1${line#not ok [0-9]* }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done
+}
+
+# examples_check LABEL KVER KO TREE DIR [PREFIX...]: what a user of the
+# installed iterkit-dev does: copies each example out of
+# /usr/share/doc/iterkit-dev/examples, runs `make KVER=<kver>` in the copy
+# (so nothing comes from this tree), then the VM boots KVER with the
+# DKMS-built KO and tests/guest/test_examples.sh runs the programs. PREFIX
+# runs a command where the packages are installed (nothing: this host;
+# in_root ROOT OVERLAY: a build root). TREE holds the test scripts; DIR,
+# the copies, must be seen at the same path by the host and PREFIX.
+examples_check() {
+	local label=$1 k=$2 ko=$3 tree=$4 dir=$5 e t0 out rc
+	shift 5
+	rm -rf "$dir"
+	mkdir -p "$dir/built"
+	"$@" cp -r /usr/share/doc/iterkit-dev/examples/. "$dir/built/"
+	for e in minimal cgtop threads; do
+		t0=$(date +%s%3N)
+		if "$@" make -C "$dir/built/$e" KVER="$k" > "$dir/$e.log" 2>&1; then
+			tap_ok "$label: make in a copy of the installed examples/$e ($(( $(date +%s%3N) - t0 )) ms)"
+		else
+			tap_fail "$label: make in a copy of the installed examples/$e"
+			tap_diag "$(tail -n 20 "$dir/$e.log")"
+		fi
+	done
+	if ! "$@" "$tree/tests/examples/stage.sh" "$dir/built" "$dir/vm/examples" > "$dir/stage.log" 2>&1; then
+		tap_fail "$label: the examples staged for the VM"
+		tap_diag "$(cat "$dir/stage.log")"
+		return 1
+	fi
+	out=$("$@" env KVER="$k" "$tree/tests/vm/run" --ko "$ko" --loader /usr/sbin/iterkit --tests "$dir/vm" -- \
+		'cd /iterkit/tests && insmod /iterkit/iterkit.ko && sh ./test_examples.sh' 2>&1)
+	rc=$?
+	tap_relay "$label: " <<<"$out"
+	tap_eq "$label: the examples' run in the VM exits 0" "$rc" 0 || tap_diag "$(tail -n 20 <<<"$out")"
+}

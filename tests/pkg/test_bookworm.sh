@@ -4,8 +4,10 @@
 # .debs, install them with apt (DKMS builds the module for the installed
 # 6.12 headers while bookworm's 6.1 headers, which have no open-coded
 # iterators, are also installed), boot the DKMS-built module with the
-# packaged loader, reinstall the 6.1 headers, purge. Then the RPMs: built
-# with rpmbuild, rpmlint-clean, file lists and scriptlets checked.
+# packaged loader, build the examples from a copy of the installed
+# iterkit-dev's (bookworm-backports' libbpf) and run them in the VM,
+# reinstall the 6.1 headers, purge. Then the RPMs: built with rpmbuild,
+# rpmlint-clean, file lists and scriptlets checked.
 # The machine is left as found: what this installs, it removes.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/tap.sh
@@ -17,8 +19,8 @@ apt_q() { apt-get -o DPkg::Lock::Timeout=600 -y -q "$@" > /tmp/iterkit-apt.log 2
 
 # Start from a machine without iterkit: no packages, no DKMS trees left
 # behind by an earlier, interrupted run.
-if dpkg -s iterkit-dkms >/dev/null 2>&1 || dpkg -s iterkit >/dev/null 2>&1; then
-	apt_q purge iterkit iterkit-dkms
+if dpkg -s iterkit-dkms >/dev/null 2>&1 || dpkg -s iterkit >/dev/null 2>&1 || dpkg -s iterkit-dev >/dev/null 2>&1; then
+	apt_q purge iterkit iterkit-dkms iterkit-dev
 fi
 for mv in $(dkms status iterkit 2>/dev/null | sed -n 's|^\(iterkit/[^,]*\),.*|\1|p' | sort -u); do
 	dkms remove "$mv" --all >/dev/null 2>&1
@@ -29,8 +31,10 @@ rm -rf /var/lib/dkms/iterkit /usr/src/iterkit-*
 if make -s deb > /tmp/iterkit-deb.log 2>&1; then tap_ok "make deb"; else tap_fail "make deb"; tap_diag "$(tail -20 /tmp/iterkit-deb.log)"; fi
 dkms_deb=build/pkg/deb/iterkit-dkms_${ver}_all.deb
 tool_deb=build/pkg/deb/iterkit_${ver}_amd64.deb
+dev_deb=build/pkg/deb/iterkit-dev_${ver}_all.deb
 tap_check "iterkit-dkms_${ver}_all.deb built" test -f "$dkms_deb"
 tap_check "iterkit_${ver}_amd64.deb built" test -f "$tool_deb"
+tap_check "iterkit-dev_${ver}_all.deb built" test -f "$dev_deb"
 tap_contains "iterkit-dkms is Architecture: all" "$(dpkg-deb -f "$dkms_deb" Architecture)" all
 tap_contains "iterkit-dkms depends on dkms" "$(dpkg-deb -f "$dkms_deb" Depends)" dkms
 c=$(dpkg-deb -c "$dkms_deb")
@@ -41,10 +45,31 @@ tap_check "iterkit-dkms ships no build products" sh -c "! dpkg-deb -c $dkms_deb 
 tap_eq "dkms.conf carries the package version" \
 	"$(dpkg-deb --fsys-tarfile "$dkms_deb" | tar -xOf - ./usr/src/iterkit-$ver/dkms.conf | sed -n 's/^PACKAGE_VERSION=//p')" "\"$ver\""
 c=$(dpkg-deb -c "$tool_deb")
-for f in usr/sbin/iterkit usr/include/iterkit/iterkit.bpf.h usr/share/man/man8/iterkit.8.gz usr/lib/modules-load.d/iterkit.conf; do
+for f in usr/sbin/iterkit usr/share/man/man8/iterkit.8.gz usr/lib/modules-load.d/iterkit.conf; do
 	tap_contains "iterkit ships /$f" "$c" "./$f"
 done
 tap_check "iterkit ships no module source" sh -c "! dpkg-deb -c $tool_deb | grep -q usr/src"
+tap_check "iterkit ships no header (iterkit-dev does)" sh -c "! dpkg-deb -c $tool_deb | grep -q usr/include"
+tap_contains "iterkit-dev is Architecture: all" "$(dpkg-deb -f "$dev_deb" Architecture)" all
+tap_contains "iterkit-dev depends on libbpf-dev 1.2 or newer" "$(dpkg-deb -f "$dev_deb" Depends)" "libbpf-dev (>= 1:1.2)"
+devx=$(mktemp -d)
+dpkg-deb -x "$dev_deb" "$devx"
+tap_check "iterkit-dev ships bpf/iterkit.bpf.h as /usr/include/iterkit/iterkit.bpf.h" \
+	cmp -s bpf/iterkit.bpf.h "$devx/usr/include/iterkit/iterkit.bpf.h"
+tap_check "iterkit-dev ships examples/ as they are in /usr/share/doc/iterkit-dev/examples" \
+	diff -r examples "$devx/usr/share/doc/iterkit-dev/examples"
+tap_eq "iterkit-dev ships nothing else" \
+	"$(cd "$devx" && find . -type f ! -path './usr/share/doc/iterkit-dev/examples/*' | sort | tr '\n' ' ')" \
+	"./usr/include/iterkit/iterkit.bpf.h ./usr/share/doc/iterkit-dev/changelog.gz ./usr/share/doc/iterkit-dev/copyright "
+rm -rf "$devx"
+
+# Before iterkit-dev is installed, an example's Makefile says what is missing.
+exd=$(mktemp -d)
+cp -r examples/minimal "$exd/"
+out=$(make -C "$exd/minimal" KVER="$kver" 2>&1)
+tap_eq "without iterkit-dev, make in a copy of examples/minimal fails" "$?" 2
+tap_contains "... and names the package" "$out" "minimal: no <iterkit/iterkit.bpf.h>: install iterkit-dev (Debian, Ubuntu) or iterkit-devel (Fedora, RHEL)"
+rm -rf "$exd"
 lint=$(lintian --fail-on error,warning "build/pkg/deb/iterkit_${ver}_amd64.changes" 2>&1)
 tap_eq "lintian: no errors, no warnings" "$?" 0 || tap_diag "$lint"
 tap_eq "versions agree (VERSION, debian/changelog, iterkit.spec)" \
@@ -65,10 +90,10 @@ else
 fi
 
 # -- install with apt: DKMS builds for 6.12, refuses 6.1, the postinst succeeds --
-if apt-get -o DPkg::Lock::Timeout=600 install -y -q "./$dkms_deb" "./$tool_deb" > /tmp/iterkit-install.log 2>&1; then
-	tap_ok "apt-get install of both packages succeeds"
+if apt-get -o DPkg::Lock::Timeout=600 install -y -q "./$dkms_deb" "./$tool_deb" "./$dev_deb" > /tmp/iterkit-install.log 2>&1; then
+	tap_ok "apt-get install of the three packages succeeds"
 else
-	tap_fail "apt-get install of both packages succeeds"
+	tap_fail "apt-get install of the three packages succeeds"
 	tap_diag "$(tail -30 /tmp/iterkit-install.log)"
 fi
 st=$(dkms status iterkit 2>/dev/null)
@@ -93,6 +118,10 @@ tap_eq "demo with the DKMS-built module exits 0" "$rc" 0
 tap_contains "demo: kit_num passes in the kernel" "$out" "PASS kit_num"
 tap_contains "demo: testmod_seq passes in the kernel" "$out" "PASS testmod_seq"
 tap_contains "the VM ran the DKMS-built module" "$out" "$(xz -dcf "$ko" | md5sum | cut -d' ' -f1)  iterkit.ko"
+
+# -- the examples, as a user with the packages builds and runs them --
+examples_check "examples ($kver, libbpf $(pkg-config --modversion libbpf))" "$kver" "$ko" "$PWD" \
+	"$PWD/build/pkg-roots/bookworm-examples"
 
 # -- 6.1 headers: reinstall, and the dkms kernel hook, still succeed --
 if [ -n "$old" ]; then
@@ -134,11 +163,12 @@ if [ ! -e /lib/modules/$fake ]; then
 fi
 
 # -- purge: nothing left for any kernel --
-if apt_q purge iterkit iterkit-dkms; then tap_ok "apt-get purge succeeds"; else tap_fail "apt-get purge succeeds"; fi
+if apt_q purge iterkit iterkit-dkms iterkit-dev; then tap_ok "apt-get purge succeeds"; else tap_fail "apt-get purge succeeds"; fi
 tap_eq "dkms status empty after purge" "$(dkms status iterkit 2>/dev/null)" ""
 tap_eq "no iterkit module left under /lib/modules" "$(ls /lib/modules/*/updates/dkms/iterkit.ko* 2>/dev/null)" ""
 tap_check "/usr/src/iterkit-$ver removed" test ! -e "/usr/src/iterkit-$ver"
 tap_check "/usr/sbin/iterkit removed" test ! -e /usr/sbin/iterkit
+tap_check "/usr/include/iterkit removed" test ! -e /usr/include/iterkit
 
 if [ -n "$old" ] && [ -z "$had_old" ]; then
 	# Exactly what the 6.1 headers brought in, nothing else.
@@ -164,6 +194,14 @@ for f in /usr/sbin/iterkit /usr/lib/modules-load.d/iterkit.conf /usr/share/man/m
 done
 devrpm=$(ls build/pkg/rpm/RPMS/noarch/iterkit-devel-"$ver"-*.noarch.rpm 2>/dev/null)
 tap_contains "iterkit-devel RPM has the BPF header" "$(rpm -qlp "$devrpm" 2>/dev/null)" /usr/include/iterkit/iterkit.bpf.h
+devx=$(mktemp -d)
+(cd "$devx" && rpm2cpio "$OLDPWD/$devrpm" | cpio -idm --quiet)
+tap_check "iterkit-devel's header is iterkit-dev's (bpf/iterkit.bpf.h)" \
+	cmp -s bpf/iterkit.bpf.h "$devx/usr/include/iterkit/iterkit.bpf.h"
+tap_check "iterkit-devel has the examples, as they are" \
+	diff -r examples "$devx/usr/share/doc/iterkit-devel-$ver/examples"
+tap_contains "iterkit-devel requires libbpf-devel 1.2 or newer" "$(rpm -qp --requires "$devrpm" 2>/dev/null)" "libbpf-devel >= 1.2"
+rm -rf "$devx"
 lint=$(make -s rpmlint 2>&1)
 tap_contains "rpmlint: no errors, no warnings (filters justified in packaging/iterkit.rpmlintrc)" "$lint" "0 errors, 0 warnings"
 # The scriptlets run for real in tests/pkg/test_fedora_like.sh.

@@ -37,6 +37,7 @@ provided() {
 	dkms) in_root $root "$ov" sh -c 'command -v dkms' ;;
 	dwarves) in_root $root "$ov" sh -c 'command -v pahole' ;;
 	zstd | xz) in_root $root "$ov" sh -c "command -v $1" ;;
+	libbpf-devel) in_root $root "$ov" sh -c 'pkg-config --atleast-version=1.2 libbpf && echo "libbpf-dev $(pkg-config --modversion libbpf)"' ;;
 	/bin/sh | /bin/bash) in_root $root "$ov" test -x "$1" && echo "$1" ;;
 	rpmlib\(*) echo rpm ;;
 	rtld\(GNU_HASH\)) echo libc6 ;;

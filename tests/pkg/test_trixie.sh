@@ -11,6 +11,8 @@
 #   could not load out: without the second dedup pass dkms fails;
 # - the VM boots each kernel with its DKMS-built module and the packaged
 #   loader, and the demo passes;
+# - the examples, copied out of the installed iterkit-dev and built with
+#   trixie's libbpf, clang and bpftool, run in the VM on 7.3.4;
 # - `apt purge` leaves nothing: dkms status empty, no module, no sources.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/tap.sh
@@ -31,7 +33,8 @@ pkg=$(root_packages $root)
 tap_eq "make deb rpm in the trixie root, /sys not mounted" "$?" 0 || tap_diag "$(tail -n 30 "$pkg/build-pkgs.log")"
 dkms_deb=$pkg/deb/iterkit-dkms_${ver}_all.deb
 tool_deb=$pkg/deb/iterkit_${ver}_amd64.deb
-tap_check "both .debs built" test -f "$dkms_deb" -a -f "$tool_deb"
+dev_deb=$pkg/deb/iterkit-dev_${ver}_all.deb
+tap_check "the three .debs built" test -f "$dkms_deb" -a -f "$tool_deb" -a -f "$dev_deb"
 tap_check "the RPMs built" sh -c "ls $pkg/rpm/RPMS/noarch/iterkit-dkms-$ver-*.rpm $pkg/rpm/RPMS/x86_64/iterkit-$ver-*.rpm > /dev/null"
 ov=$(overlay_new $root-lint)
 lint=$(in_root $root "$ov" lintian --fail-on error,warning "$pkg/deb/iterkit_${ver}_amd64.changes" 2>&1)
@@ -45,8 +48,11 @@ ov=$(overlay_new $root-dkms)
 only_headers $root "$ov" $k73
 have=$(in_root $root "$ov" sh -c 'ls -d /lib/modules/*/build' | tr '\n' ' ')
 tap_eq "the root starts with 7.3.4's headers alone" "$have" "/lib/modules/$k73/build "
-in_root $root "$ov" apt-get -o DPkg::Lock::Timeout=600 -y -q install "$dkms_deb" "$tool_deb" > "$src/install.log" 2>&1
-tap_eq "apt install of both .debs" "$?" 0 || tap_diag "$(tail -n 30 "$src/install.log")"
+# The build root is minimal: its dpkg leaves out /usr/share/doc, where
+# iterkit-dev's examples go. A Debian 13 from the installer keeps it.
+in_root $root "$ov" rm -f /etc/dpkg/dpkg.cfg.d/99mmdebstrap
+in_root $root "$ov" apt-get -o DPkg::Lock::Timeout=600 -y -q install "$dkms_deb" "$tool_deb" "$dev_deb" > "$src/install.log" 2>&1
+tap_eq "apt install of the three .debs" "$?" 0 || tap_diag "$(tail -n 30 "$src/install.log")"
 st=$(in_root $root "$ov" dkms status iterkit)
 tap_contains "dkms 3.2 built and installed it for $k73" "$st" "iterkit/$ver, $k73, x86_64: installed"
 log73=$(in_root $root "$ov" sh -c "cat /var/lib/dkms/iterkit/$ver/$k73/x86_64/log/make.log 2>/dev/null || cat /var/lib/dkms/iterkit/$ver/build/make.log")
@@ -73,6 +79,11 @@ for k in $k73 $k72; do
 	tap_contains "$k: the VM ran the DKMS-built module" "$out" "$(ko_md5_in $root "$ov" "$ko")  iterkit.ko"
 done
 
+# -- the examples, as a user with the packages builds and runs them --
+lb=$(in_root $root "$ov" pkg-config --modversion libbpf)
+examples_check "examples ($k73, libbpf $lb)" $k73 "$(dkms_ko_in $root "$ov" $k73)" "$src" "$src/examples" \
+	in_root $root "$ov"
+
 # -- without the second dedup pass, dkms fails on 7.2.12 and installs nothing --
 out=$(in_root $root "$ov" env ITERKIT_REDUP=0 dkms build -m iterkit -v "$ver" -k $k72 --force 2>&1)
 rc=$?
@@ -84,12 +95,12 @@ in_root $root "$ov" dkms install -m iterkit -v "$ver" -k $k72 --force > /dev/nul
 tap_contains "rebuilt with the dedup pass, it installs again" "$(in_root $root "$ov" dkms status iterkit)" "iterkit/$ver, $k72, x86_64: installed"
 
 # -- purge: nothing left --
-in_root $root "$ov" apt-get -o DPkg::Lock::Timeout=600 -y -q purge iterkit iterkit-dkms > "$src/purge.log" 2>&1
+in_root $root "$ov" apt-get -o DPkg::Lock::Timeout=600 -y -q purge iterkit iterkit-dkms iterkit-dev > "$src/purge.log" 2>&1
 tap_eq "apt purge" "$?" 0 || tap_diag "$(tail -n 20 "$src/purge.log")"
 tap_eq "dkms status empty after purge" "$(in_root $root "$ov" dkms status iterkit)" ""
 tap_eq "no iterkit module left under /lib/modules" \
 	"$(in_root $root "$ov" sh -c 'find /lib/modules -name "iterkit.ko*"')" ""
-tap_eq "no sources left in /usr/src or /var/lib/dkms" \
-	"$(in_root $root "$ov" sh -c 'ls -d /usr/src/iterkit-* /var/lib/dkms/iterkit 2>/dev/null')" ""
+tap_eq "no sources left in /usr/src or /var/lib/dkms, no header in /usr/include" \
+	"$(in_root $root "$ov" sh -c 'ls -d /usr/src/iterkit-* /var/lib/dkms/iterkit /usr/include/iterkit 2>/dev/null')" ""
 rm -rf "$ov"
 tap_done
