@@ -30,7 +30,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "kmsg.h"
 #include "cgroupfs.h"
 #include "../helpers/churn_counters.h"
@@ -512,7 +512,7 @@ TEST_F_TIMEOUT(churn, walkers_on_both_cpus, 3600)
 	const char *helper = exec_churn_path();
 	struct churn_bpf *skel;
 	pid_t walkers[2], exec_pid;
-	double end, longest = 0;
+	double longest = 0;
 
 	ASSERT_EQ(0, access(helper, X_OK)) TH_LOG("no %s", helper);
 	/* Before any churn: how many threads there are. */

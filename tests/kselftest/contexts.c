@@ -32,7 +32,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "kmsg.h"
 #include "contexts.h"
 #include "contexts.skel.h"

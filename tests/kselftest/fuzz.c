@@ -32,7 +32,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "kselftest_harness.h"
+#include "harness.h"
 #include <linux/types.h>
 #include "kmsg.h"
 #include "park.h"

@@ -24,7 +24,7 @@
 /* The harness compares mixed-sign operands by design. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wclobbered"
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "kmsg.h"
 #include "cgroupfs.h"
 #include "kit_cgroup_walks.skel.h"

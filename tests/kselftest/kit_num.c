@@ -10,7 +10,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "num_parity.skel.h"
 
 #define MAX_RANGE (8 * 1024 * 1024)

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "kmsg.h"
 #include "park.h"
 #include "task_rec.h"
@@ -612,7 +612,7 @@ FIXTURE_TEARDOWN(churn)
 {
 }
 
-TEST_F_TIMEOUT(churn, walk_30s, 120)
+TEST_F_TIMEOUT(churn, walk_30s, 600)
 {
 	struct kit_task_walks_bpf *skel = kit_task_walks_bpf__open_and_load();
 	long long walks = 0, min = 1LL << 62, max = 0, forks = 0, v;

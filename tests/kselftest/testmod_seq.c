@@ -6,7 +6,7 @@
 #include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "kselftest_harness.h"
+#include "harness.h"
 #include "seq_runtime.skel.h"
 
 FIXTURE(seq) {

@@ -157,7 +157,7 @@ int kit_cgroup_at_trusted_and_nested_ok(void *ctx)
 
 /* kit_cgroup_at needs a cgroup: NULL is refused at load time. */
 SEC("?raw_tp") __kit_failure
-__kit_msg("Possibly NULL pointer passed to trusted arg1")
+__kit_msg("Possibly NULL pointer passed to trusted")
 int kit_cgroup_at_null_rejected(void *ctx)
 {
 	struct bpf_iter_kit_cgroup_at it;

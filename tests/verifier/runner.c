@@ -21,7 +21,7 @@
 #include <bpf/libbpf.h>
 
 #define LOG_BUF_SIZE (16u << 20)	/* level 2 logs of looping programs are big */
-#define LOG_TAIL_LINES 25
+#define LOG_TAIL_LINES 60
 #define TAG_PREFIX "kit:"
 
 struct kit_msg {
