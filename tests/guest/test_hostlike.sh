@@ -7,9 +7,9 @@
 #     containers), about a thousand processes in them and as many threads;
 #   - dying cgroups: the memory controller on, page cache (tmpfs pages)
 #     charged to a cgroup, then rmdir: it stays dying while that memory does
-#     (up to 7.2; 7.3 moves the pages to the parent when the cgroup goes
-#     offline); and cgroups removed with a zombie in them, dying until it is
-#     reaped, on every kernel;
+#     (on 6.12; 7.2 and 7.3 move the pages to the parent when the cgroup
+#     goes offline); and cgroups removed with a zombie in them, dying until
+#     it is reaped, on every kernel;
 #   - a container as systemd-nspawn or podman makes one: its own pid, cgroup
 #     and mount namespaces, its init in its own cgroup (hostlike container:
 #     busybox's unshare has no cgroup namespace);
