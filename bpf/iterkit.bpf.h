@@ -126,7 +126,10 @@ extern void bpf_rcu_read_unlock(void) __ksym __weak;
  * kit_for(i, start, end): i takes start ... end - 1, like bpf_for(), but
  * driven by kit_num. The explicit bounds check on every element is what
  * lets the verifier prove i in [start, end) inside the body, e.g. for
- * array indexing.
+ * array indexing. From a start other than a constant 0, the start goes
+ * through an empty asm first: knowing it, the compiler would fold the two
+ * comparisons into one unsigned check of i - start in another register
+ * (clang 14 does), which leaves i itself unbounded for the verifier.
  */
 #define kit_for(i, start, end)							\
 	for (struct bpf_iter_kit_num ___kit_it					\
@@ -136,7 +139,12 @@ extern void bpf_rcu_read_unlock(void) __ksym __weak;
 		 (void)bpf_iter_kit_num_destroy, (void *)0);			\
 	     ({									\
 		int *___kit_v = bpf_iter_kit_num_next(&___kit_it);		\
-		___kit_v && ((i) = *___kit_v, (i) >= (start) && (i) < (end));	\
+		int ___kit_start = (start);					\
+									\
+		if (!__builtin_constant_p(start) || (start))			\
+			asm volatile("" : "+r"(___kit_start));			\
+		___kit_v && ((i) = *___kit_v,					\
+			     (i) >= ___kit_start && (i) < (end));		\
 	     });								\
 	)
 

@@ -108,6 +108,24 @@ int kit_for_array_bounds(void *ctx)
 	return sum;
 }
 
+/*
+ * From a start other than 0 too: the compiler must not fold the two bounds
+ * into one unsigned check of i - start in another register (clang 14 does,
+ * unless kit_for stops it), or the verifier never sees i bounded.
+ */
+SEC("?raw_tp")
+__kit_success __kit_retval(117)
+int kit_for_nonzero_start_bounds(void *ctx)
+{
+	int i, sum = 0;
+
+	kit_for(i, 3, ARRAY_LEN(arr))
+		arr[i] = i;
+	kit_for(i, 3, ARRAY_LEN(arr))
+		sum += arr[i];
+	return sum;
+}
+
 /* The same loop by hand without the range check kit_for adds: *v is any int. */
 SEC("?raw_tp")
 __kit_failure
