@@ -13,6 +13,7 @@
 #include "walk.h"
 #include "iterkit.bpf.h"
 #include "kit_task_record.h"
+#include "task_state.h"
 #include "kit_task.lskel.h"
 
 #define PF_KTHREAD_BIT 0x00200000	/* PF_KTHREAD in include/linux/sched.h */
@@ -64,26 +65,9 @@ static size_t tasks_count(const struct kit_prog *p)
 	return tasks_produced(p->out, 0);
 }
 
-/*
- * The one-letter state of /proc/PID/stat, from __state and exit_state, as
- * the kernel's task_state_index() makes it: TASK_IDLE (uninterruptible and
- * no load) is I whatever other bits it carries (TASK_FREEZABLE), an RT
- * lock wait is D, else the highest bit of TASK_REPORT.
- */
 static char state_letter(const struct kit_task_rec *r)
 {
-	static const char letters[] = "RSDTtXZP";
-	unsigned int s = (r->state | r->exit_state) & 0x7f, bit = 0;
-
-	if ((r->state & (0x0002 | 0x0400)) == (0x0002 | 0x0400))
-		return 'I';
-	if (r->state == 0x1000)	/* TASK_RTLOCK_WAIT */
-		return 'D';
-	while (s) {
-		s >>= 1;
-		bit++;
-	}
-	return letters[bit];
+	return kit_task_state(r->state, r->exit_state);
 }
 
 static size_t comm_len(const struct kit_task_rec *r)
