@@ -236,7 +236,14 @@ $(BUILD)/bench/%.skel.h: $(BUILD)/tests/bench/%.bpf.o
 
 $(BUILD)/tests/bench/%: bench/%.c $(BENCH_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $(DEPFLAGS) -I$(BUILD)/bench $< -o $@ $(USER_LIBS)
+	$(CC) $(USER_CFLAGS) $(DEPFLAGS) -I$(BUILD)/bench -I$(BUILD)/bpf $< -o $@ $(USER_LIBS)
+
+# B4 loads the loader's tasks program both ways: its light skeleton, and
+# libbpf's bpf_object from a full skeleton of the same object.
+$(BUILD)/bench/kit_task_full.skel.h: $(BUILD)/bpf/kit_task.bpf.o
+	@mkdir -p $(@D)
+	$(BPFTOOL) gen skeleton $< name kit_task_full > $@
+$(BUILD)/tests/bench/skel_load: $(BUILD)/bench/kit_task_full.skel.h $(BUILD)/bpf/kit_task.lskel.h
 
 $(BUILD)/tests/bench/guest.sh: bench/guest.sh
 	@mkdir -p $(@D)
