@@ -397,13 +397,7 @@ static int cgroups_run(int argc, char **argv)
 	int c, rc;
 
 	kit_args_init(&a, &kit_iter_cgroups.cmd, argc, argv);
-	while ((c = kit_args_next(&a)) >= 0) {
-		switch (kit_walk_opt(&w, &host, c, a.arg)) {
-		case 1:
-			continue;
-		case -2:
-			return 2;
-		}
+	while ((c = kit_walk_args_next(&a, &w, &host)) >= 0) {
 		switch (c) {
 		case OPT_ROOT:
 			root_arg = a.arg;
@@ -465,10 +459,6 @@ static void cgroups_demo(struct kit_demo *d)
 	long dirs;
 	int ret;
 
-	if (!kit_module_has_iter(&kit_iter_cgroups)) {
-		kit_demo_set(d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline 6.7)");
-		return;
-	}
 	if (statfs(CGROUP_MOUNT, &sfs) || sfs.f_type != CGROUP2_MAGIC) {
 		kit_demo_set(d, KIT_SKIP, "no cgroup v2 mounted at %s to compare the walk with",
 			     CGROUP_MOUNT);

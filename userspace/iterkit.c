@@ -59,7 +59,11 @@ static int cmd_demo(int argc, char **argv)
 
 		/* A walk that fails says why in the verdict's detail, not on its own. */
 		kit_capture_errors(err, sizeof(err));
-		it->demo(&d);
+		if (it->walker && !kit_module_has_iter(it))
+			kit_demo_set(&d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline %s)",
+				     it->mainline);
+		else
+			it->demo(&d);
 		kit_capture_errors(NULL, 0);
 		if (d.verdict == KIT_FAIL && !d.detail[0])
 			snprintf(d.detail, sizeof(d.detail), "%s", err[0] ? err : "failed");

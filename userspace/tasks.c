@@ -288,13 +288,7 @@ static int tasks_run(int argc, char **argv)
 	int c;
 
 	kit_args_init(&a, &kit_iter_tasks.cmd, argc, argv);
-	while ((c = kit_args_next(&a)) >= 0) {
-		switch (kit_walk_opt(&w, &host, c, a.arg)) {
-		case 1:
-			continue;
-		case -2:
-			return 2;
-		}
+	while ((c = kit_walk_args_next(&a, &w, &host)) >= 0) {
 		switch (c) {
 		case OPT_THREADS:
 			threads = true;
@@ -346,10 +340,6 @@ static void tasks_demo(struct kit_demo *d)
 	size_t i, n;
 	bool pass;
 
-	if (!kit_module_has_iter(&kit_iter_tasks)) {
-		kit_demo_set(d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline 6.7)");
-		return;
-	}
 	kit_prog_init(&p);
 	if (kit_prog_walk(&p, &kit_iter_tasks, tasks_set_inputs, &in)) {
 		kit_prog_close(&p);

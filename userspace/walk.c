@@ -425,23 +425,30 @@ int kit_prog_walk(struct kit_prog *p, const struct kit_iter *it,
 			 it->name, KIT_WALK_TRIES, (unsigned long long)got, room);
 }
 
-int kit_walk_opt(struct kit_walk_cmd *w, bool *host, int c, const char *arg)
+int kit_walk_args_next(struct kit_args *a, struct kit_walk_cmd *w, bool *host)
 {
-	switch (c) {
-	case KIT_OPT_REPEAT:
-		if (!kit_parse_int(arg, 1, 1000000000, &w->repeat))
-			return kit_usage_error("--repeat needs a count >= 1, got '%s'", arg), -2;
-		return 1;
-	case KIT_OPT_INTERVAL:
-		if (!kit_parse_seconds(arg, &w->interval))
-			return kit_usage_error("--interval needs seconds (e.g. 1 or 0.5), got '%s'", arg), -2;
-		return 1;
-	case KIT_OPT_HOST:
-		*host = true;
-		return 1;
-	default:
-		return 0;
+	int c;
+
+	while ((c = kit_args_next(a)) >= 0) {
+		switch (c) {
+		case KIT_OPT_REPEAT:
+			if (!kit_parse_int(a->arg, 1, 1000000000, &w->repeat))
+				return kit_usage_error("--repeat needs a count >= 1, got '%s'", a->arg),
+				       KIT_ARGS_BAD;
+			break;
+		case KIT_OPT_INTERVAL:
+			if (!kit_parse_seconds(a->arg, &w->interval))
+				return kit_usage_error("--interval needs seconds (e.g. 1 or 0.5), got '%s'",
+						       a->arg), KIT_ARGS_BAD;
+			break;
+		case KIT_OPT_HOST:
+			*host = true;
+			break;
+		default:
+			return c;
+		}
 	}
+	return c;
 }
 
 int kit_walk_run(const struct kit_walk_cmd *w)

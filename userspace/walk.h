@@ -112,10 +112,10 @@ enum { KIT_OPT_REPEAT = 0x180, KIT_OPT_INTERVAL, KIT_OPT_HOST };
 	"  --repeat N         walk N times (the program is loaded once)\n"	\
 	"  --interval SECONDS wait between the walks of --repeat\n"
 /*
- * Reads option c if it is one of KIT_WALK_OPTS into w (and *host): 1 if it
- * was, 0 if not, or -2 after a usage error.
+ * kit_args_next() that reads the KIT_WALK_OPTS itself, into w and *host:
+ * the next other option, KIT_ARGS_END, or another KIT_ARGS_* after an error.
  */
-int kit_walk_opt(struct kit_walk_cmd *w, bool *host, int c, const char *arg);
+int kit_walk_args_next(struct kit_args *a, struct kit_walk_cmd *w, bool *host);
 
 /* The pin directory of this build's programs (KIT_PIN_ROOT/<build id>). */
 const char *kit_pin_dir(void);
