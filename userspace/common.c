@@ -29,6 +29,8 @@ void kit_capture_errors(char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+const char *kit_error_log;
+
 static int kit_verror(int rc, const char *fmt, va_list ap)
 {
 	char msg[1024];
@@ -46,12 +48,25 @@ static int kit_verror(int rc, const char *fmt, va_list ap)
 		kit_json_init(&j, &kit_stdout);
 		kit_json_object(&j);
 		kit_json_kstr(&j, "error", msg);
+		if (kit_error_log)
+			kit_json_kstr(&j, "verifier_log", kit_error_log);
 		kit_json_object_end(&j);
 		kit_json_end(&j);
 		kit_out_flush(&kit_stdout);
 		return rc;
 	}
 	fprintf(stderr, "iterkit: %s\n", msg);
+	if (kit_error_log) {
+		const char *p = kit_error_log;
+
+		/* under the error line, indented */
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+
+			fprintf(stderr, "  %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
 	return rc;
 }
 

@@ -127,6 +127,11 @@ const char *kit_opt_name(const struct kit_args *a, int c);
  */
 int kit_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int kit_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * While set, the next errors carry these lines (the end of a verifier log):
+ * under the error line, or as "verifier_log" in the JSON error.
+ */
+extern const char *kit_error_log;
 /* While buf is set, errors are kept there instead of printed (the demo). */
 void kit_capture_errors(char *buf, size_t len);
 

@@ -185,29 +185,22 @@ static int kit_skel_load(struct kit_prog *p, const struct kit_iter *it, uint32_t
 	return 0;
 }
 
-/* Prints the last KIT_LOG_TAIL lines of log, indented, on stderr. */
-static void kit_log_tail(const char *log)
+/* The last KIT_LOG_TAIL lines of log (the log itself is cut there). */
+static const char *kit_log_tail(char *log)
 {
-	const char *end = log + strlen(log), *p = end;
+	char *end = log + strlen(log), *p;
 	int lines = 0;
 
-	while (p > log && (p[-1] == '\n' || p[-1] == '\0'))
-		end = --p;
-	while (p > log && lines < KIT_LOG_TAIL)
-		if (*--p == '\n')
+	while (end > log && end[-1] == '\n')
+		*--end = '\0';
+	for (p = end; p > log && lines < KIT_LOG_TAIL; p--)
+		if (p[-1] == '\n')
 			lines++;
-	if (*p == '\n')
-		p++;
-	while (p < end) {
-		size_t n = strcspn(p, "\n");
-
-		fprintf(stderr, "  %.*s\n", (int)n, p);
-		p += n + (p[n] == '\n');
-	}
+	return *p == '\n' ? p + 1 : p;
 }
 
-/* Why a load failed, in one line (and the end of the verifier's log under it). */
-static int kit_load_error(const struct kit_iter *it, int err, const char *log)
+/* Why a load failed, in one line, the end of the verifier's log under it. */
+static int kit_load_error(const struct kit_iter *it, int err, char *log)
 {
 	const char *caps = kit_missing_caps();
 	bool has_log = log && log[0];
@@ -215,19 +208,19 @@ static int kit_load_error(const struct kit_iter *it, int err, const char *log)
 	if (!kit_module_has_iter(it))
 		return kit_error("the iterkit module has no %s kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline 6.7)",
 				 it->name);
+	/* With -v the whole log is already out. */
+	kit_error_log = has_log && !kit_verbose ? kit_log_tail(log) : NULL;
 	if (caps[0])
 		kit_error("loading the %s program: %s: this needs %s (or CAP_SYS_ADMIN); run as root%s",
-			  it->name, strerror(-err), caps, has_log && !kit_verbose ?
+			  it->name, strerror(-err), caps, kit_error_log ?
 			  "; the end of the verifier's log:" : "");
 	else if (has_log)
 		kit_error("the verifier rejected the %s program (%s: %s)%s", it->name,
 			  kit_errno_name(-err) ? kit_errno_name(-err) : "?", strerror(-err),
-			  kit_verbose ? "" : "; the end of its log (all of it with -v):");
+			  kit_error_log ? "; the end of its log (all of it with -v):" : "");
 	else
 		kit_error("loading the %s program failed: %s", it->name, strerror(-err));
-	/* The log goes to stderr even with --json: the error object says what failed. */
-	if (has_log && !kit_verbose)
-		kit_log_tail(log);
+	kit_error_log = NULL;
 	return 1;
 }
 

@@ -155,6 +155,7 @@ many_text|{ iterkit cgroups > /tmp/many.txt; r=$?; wc -l < /tmp/many.txt; (exit 
 caps_user|/iterkit/tests/helpers/caps_exec uid 1000 iterkit num 0 3
 caps_noperfmon|/iterkit/tests/helpers/caps_exec drop 21,38 iterkit tasks
 caps_noperfmon_v|/iterkit/tests/helpers/caps_exec drop 21,38 iterkit -v tasks
+caps_noperfmon_json|/iterkit/tests/helpers/caps_exec drop 21,38 iterkit tasks --json
 caps_bpf_perfmon|/iterkit/tests/helpers/caps_exec drop 21 iterkit tasks --json
 caps_userns|unshare -U -r iterkit num 0 3
 !mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
@@ -462,6 +463,8 @@ n=$(err caps_noperfmon | tail -n +2 | grep -c '^  ')
 if [ "$n" -ge 2 ] && [ "$n" -le 12 ]; then tap_ok "without CAP_PERFMON: the last $n lines of the verifier's log"; else tap_fail "without CAP_PERFMON: the end of the verifier's log ($n lines)"; tap_diag "$(err caps_noperfmon)"; fi
 n=$(err caps_noperfmon_v | wc -l)
 if [ "$n" -gt 14 ]; then tap_ok "with -v: the whole log ($n lines)"; else tap_fail "with -v: the whole log ($n lines)"; fi
+tap_eq "without CAP_PERFMON, --json: nothing on stderr" "$(err caps_noperfmon_json)" ""
+check_json caps_noperfmon_json '(keys == ["error", "verifier_log"]) and (.error | contains("this needs CAP_PERFMON")) and (.verifier_log | split("\n") | length) >= 2' "without CAP_PERFMON, --json: the error and the end of the log in one object"
 check_json caps_bpf_perfmon '.count > 10' "with CAP_BPF and CAP_PERFMON, no CAP_SYS_ADMIN: tasks works"
 tap_eq "root of a user namespace: exit 1" "$(rc caps_userns)" 1
 tap_contains "root of a user namespace: capabilities there do not count" "$(err caps_userns)" "in the initial user namespace"
