@@ -138,8 +138,14 @@ $(BUILD)/userspace/%.o: userspace/%.c | $(LOADER_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -c $< -o $@
 
+# The loader takes libelf, zlib and zstd in statically too where their archives
+# are installed (Debian's -dev packages ship them): with no shared library
+# but libc to load, it starts as fast as before it linked libbpf.
+LOADER_STATIC := $(foreach l,elf z zstd,$(if $(filter /%,$(shell $(CC) -print-file-name=lib$(l).a)),-l$(l)))
+LOADER_LIBS := -Wl,-Bstatic -lbpf $(LOADER_STATIC) -Wl,-Bdynamic $(filter-out $(LOADER_STATIC),-lelf -lz -lzstd)
+
 iterkit: $(LOADER_OBJS)
-	$(CC) $(CFLAGS) $(LOADER_OBJS) -o $@ $(LDFLAGS) $(USER_LIBS)
+	$(CC) $(CFLAGS) $(LOADER_OBJS) -o $@ $(LDFLAGS) $(LOADER_LIBS)
 
 # Unit tests of the loader's parts (output, JSON, options), run on the host
 # under ASan and UBSan by tests/host/test_unit.sh.
