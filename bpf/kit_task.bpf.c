@@ -37,29 +37,54 @@ struct {
 /*
  * The number of @p in the namespace at @level (@ns), 0 if @p is not seen
  * there: pid_nr_ns(). numbers[] is indexed by a run-time level, which a
- * BTF pointer cannot be; level 0 (the initial namespace) is a plain load.
+ * BTF pointer cannot be. Few branches, so that the verifier checks the
+ * loop that calls this three times in few states: a NULL @p reads as 0
+ * (the cast's loads may fault), a failed read leaves @up zeroed.
  */
 static __always_inline int nr_in_ns(struct pid *p, unsigned int level, __u64 ns)
 {
-	struct pid *u;
-	struct upid up;
+	struct pid *u = bpf_core_cast(p, struct pid);
+	struct upid up = {};
 
-	if (!p)
-		return 0;
-	u = bpf_core_cast(p, struct pid);
-	if (!level)
-		return u->numbers[0].nr;
-	if (u->level < level)
-		return 0;
-	if (bpf_probe_read_kernel(&up, sizeof(up), (void *)&u->numbers[0] +
-				  level * bpf_core_type_size(struct upid)))
-		return 0;
-	return (__u64)up.ns == ns ? up.nr : 0;
+	bpf_probe_read_kernel(&up, sizeof(up), (void *)&u->numbers[0] +
+			      level * bpf_core_type_size(struct upid));
+	return (__u64)up.ns == ns && u->level >= level ? up.nr : 0;
 }
 
 static __always_inline struct pid *tgid_pid(struct task_struct *t)
 {
 	return bpf_core_cast(t, struct task_struct)->signal->pids[PIDTYPE_TGID];
+}
+
+/* One task's record, in the next slot (or only counted, past the array). */
+static __always_inline void record(struct task_struct *t, int tid, int tgid, int ppid)
+{
+	/*
+	 * Pointer fields are read through a read-only cast, not straight from
+	 * the trusted t: for each pointer loaded from a trusted pointer, the
+	 * 6.12 verifier looks up four "__safe_*" type names in the whole
+	 * vmlinux BTF (~40 ms of load time under emulation for these three);
+	 * through the cast they are plain loads that may fault (no helper
+	 * call per field, as BPF_CORE_READ would make).
+	 */
+	struct task_struct *u = bpf_core_cast(t, struct task_struct);
+	/* A counter read back from memory keeps the loop states converging. */
+	__u32 slot = count;
+	struct kit_task_rec *r;
+
+	count = slot + 1;
+	r = bpf_map_lookup_elem(&records, &slot);
+	if (!r)
+		return;		/* past the array: counted, so the loader sees it */
+	r->pid = tid;
+	r->tgid = tgid;
+	r->ppid = ppid;
+	r->uid = u->cred->uid.val;
+	r->nr_threads = u->signal->nr_threads;
+	r->state = t->__state;
+	r->exit_state = t->exit_state;
+	r->flags = t->flags;
+	__builtin_memcpy(r->comm, t->comm, sizeof(r->comm));
 }
 
 SEC("syscall")
@@ -101,45 +126,25 @@ int kit_task_walk(void *ctx)
 		}
 	}
 	ret = bpf_iter_kit_task_new(&it, kpid, flags);
-	while ((t = bpf_iter_kit_task_next(&it))) {
-		struct task_struct *u = bpf_core_cast(t, struct task_struct);
-		/* A counter read back from memory keeps the loop states converging. */
-		__u32 slot = count;
-		struct kit_task_rec *r;
-		int tid, tgid, ppid;
+	/*
+	 * Two loops, not one with a branch on level in it: the verifier checks
+	 * each on its own, and the host's stays as short as it was.
+	 */
+	if (!level) {
+		while ((t = bpf_iter_kit_task_next(&it))) {
+			struct task_struct *u = bpf_core_cast(t, struct task_struct);
 
-		/*
-		 * Pointer fields are read through a read-only cast, not straight from
-		 * the trusted t: for each pointer loaded from a trusted pointer, the
-		 * 6.12 verifier looks up four "__safe_*" type names in the whole
-		 * vmlinux BTF (~40 ms of load time under emulation for these three);
-		 * through the cast they are plain loads that may fault (no helper
-		 * call per field, as BPF_CORE_READ would make).
-		 */
-		if (level) {
-			tid = nr_in_ns(u->thread_pid, level, ns);
-			if (!tid)
-				continue;	/* not in the caller's namespace */
-			tgid = nr_in_ns(tgid_pid(t), level, ns);
-			ppid = nr_in_ns(tgid_pid(u->real_parent), level, ns);
-		} else {
-			tid = t->pid;
-			tgid = t->tgid;
-			ppid = u->real_parent->tgid;
+			record(t, t->pid, t->tgid, u->real_parent->tgid);
 		}
-		count = slot + 1;
-		r = bpf_map_lookup_elem(&records, &slot);
-		if (!r)
-			continue;	/* past the array: counted, so the loader sees it */
-		r->pid = tid;
-		r->tgid = tgid;
-		r->ppid = ppid;
-		r->uid = u->cred->uid.val;
-		r->nr_threads = u->signal->nr_threads;
-		r->state = t->__state;
-		r->exit_state = t->exit_state;
-		r->flags = t->flags;
-		__builtin_memcpy(r->comm, t->comm, sizeof(r->comm));
+	} else {
+		while ((t = bpf_iter_kit_task_next(&it))) {
+			struct task_struct *u = bpf_core_cast(t, struct task_struct);
+			int tid = nr_in_ns(u->thread_pid, level, ns);
+
+			if (tid)	/* else not in the caller's namespace */
+				record(t, tid, nr_in_ns(tgid_pid(t), level, ns),
+				       nr_in_ns(tgid_pid(u->real_parent), level, ns));
+		}
 	}
 	bpf_iter_kit_task_destroy(&it);
 out:
