@@ -138,11 +138,13 @@ $(BUILD)/userspace/%.o: userspace/%.c | $(LOADER_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -c $< -o $@
 
-# The loader takes libelf, zlib and zstd in statically too where their archives
-# are installed (Debian's -dev packages ship them): with no shared library
-# but libc to load, it starts as fast as before it linked libbpf.
-LOADER_STATIC := $(foreach l,elf z zstd,$(if $(filter /%,$(shell $(CC) -print-file-name=lib$(l).a)),-l$(l)))
-LOADER_LIBS := -Wl,-Bstatic -lbpf $(LOADER_STATIC) -Wl,-Bdynamic $(filter-out $(LOADER_STATIC),-lelf -lz -lzstd)
+# The loader takes libelf, zlib and zstd in statically too where that links
+# (Debian 12's archives do; Debian 13's libelf.a lacks elfutils' own helpers,
+# Fedora ships none): with no shared library but libc to load, it starts as
+# fast as before it linked libbpf. Tried when the loader is linked.
+LOADER_STATIC_ALL := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -Wl,-Bdynamic
+LOADER_LIBS = $(shell printf 'void *btf__parse_split(const char *, void *);\nint main(void) { return !btf__parse_split("", 0); }\n' | \
+	$(CC) -x c - -o /dev/null $(LOADER_STATIC_ALL) >/dev/null 2>&1 && echo '$(LOADER_STATIC_ALL)' || echo '$(USER_LIBS)')
 
 iterkit: $(LOADER_OBJS)
 	$(CC) $(CFLAGS) $(LOADER_OBJS) -o $@ $(LDFLAGS) $(LOADER_LIBS)
