@@ -138,11 +138,12 @@ $(BUILD)/userspace/%.o: userspace/%.c | $(LOADER_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -c $< -o $@
 
-# The loader takes libelf, zlib and zstd in statically too where that links
+# The loader takes libelf and zstd in statically too where that links
 # (Debian 12's archives do; Debian 13's libelf.a lacks elfutils' own helpers,
-# Fedora ships none): with no shared library but libc to load, it starts as
-# fast as before it linked libbpf. Tried when the loader is linked.
-LOADER_STATIC_ALL := -Wl,-Bstatic -lbpf -lelf -lz -lzstd -Wl,-Bdynamic
+# Fedora ships none): with only libc and zlib to load (Debian forbids an
+# embedded zlib), it starts about as fast as before it linked libbpf. Tried
+# when the loader is linked.
+LOADER_STATIC_ALL := -Wl,-Bstatic -lbpf -lelf -lzstd -Wl,-Bdynamic -lz
 LOADER_LIBS = $(shell printf 'void *btf__parse_split(const char *, void *);\nint main(void) { return !btf__parse_split("", 0); }\n' | \
 	$(CC) -x c - -o /dev/null $(LOADER_STATIC_ALL) >/dev/null 2>&1 && echo '$(LOADER_STATIC_ALL)' || echo '$(USER_LIBS)')
 
