@@ -36,15 +36,20 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 	-I$(BUILD) -Ibpf -I/usr/include/$(MULTIARCH)
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace \
 	-DITERKIT_VERSION='"$(VERSION)"'
+# Header dependencies of every C and BPF object (and of the programs built in
+# one step): a changed header rebuilds what includes it.
+DEPFLAGS = -MMD -MP -MF $@.d -MT $@
 # libbpf 1.4 is linked in statically (bookworm's shared libbpf1 is 1.1); libelf/zlib stay shared.
 USER_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -lzstd
 
 LOADER_PROGS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
-# The loader embeds light skeletons: relocations and kfunc lookups happen in
-# the kernel, so it needs neither libbpf nor libelf at run time.
+# The loader links libbpf (BTF, pins, object info, test runs) and embeds
+# light skeletons: their relocations and kfunc lookups run in the kernel,
+# which spares each run a parse of vmlinux BTF (docs/performance.md).
 LOADER_LSKELS := $(patsubst %,$(BUILD)/bpf/%.lskel.h,$(LOADER_PROGS))
 LOADER_SKELS := $(LOADER_LSKELS) $(BUILD)/bpf/progs_id.h
 LOADER_SRCS := $(wildcard userspace/*.c)
+LOADER_OBJS := $(patsubst userspace/%.c,$(BUILD)/userspace/%.o,$(LOADER_SRCS))
 
 TEST_PROGS := $(patsubst tests/progs/%.bpf.c,%,$(wildcard tests/progs/*.bpf.c))
 TEST_SKELS := $(patsubst %,$(BUILD)/tests/progs/%.skel.h,$(TEST_PROGS))
@@ -58,10 +63,10 @@ KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/se
 
 # What the -dkms packages ship in /usr/src/iterkit-<version>: the module's
 # sources and what builds them (dkms.conf is installed by the packaging).
-DKMS_FILES := Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
+DKMS_FILES := VERSION Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
 	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
-.PHONY: all module loader tests test-bins examples clean demo check check-debug check-pkg matrix deps deb rpm bench bench-progs flake-hunt
+.PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-pkg matrix deps deb rpm bench bench-progs flake-hunt
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -91,11 +96,11 @@ FORCE:
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/iterkit.bpf.h $(BUILD)/vmlinux.h
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/tests/progs/%.bpf.o: tests/progs/%.bpf.c bpf/iterkit.bpf.h $(wildcard tests/progs/*.h) $(BUILD)/vmlinux.h
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -Itests/progs -c $< -o $@
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -Itests/progs -c $< -o $@
 
 # The documentation's example programs, compiled as written: each block
 # marked "<!-- test: NAME -->" becomes $(BUILD)/examples/NAME.c, which a
@@ -115,7 +120,7 @@ $(BUILD)/include/iterkit/iterkit.bpf.h: bpf/iterkit.bpf.h
 $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wildcard tests/verifier/*.h) \
 		$(BUILD)/vmlinux.h $(EXAMPLES) $(BUILD)/include/iterkit/iterkit.bpf.h
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -Itests/verifier -I$(BUILD)/include -c $< -o $@
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -Itests/verifier -I$(BUILD)/include -c $< -o $@
 
 %.skel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(notdir $*)_bpf > $@
@@ -127,11 +132,36 @@ $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wild
 $(BUILD)/bpf/progs_id.h: $(LOADER_LSKELS)
 	printf '#define KIT_PROGS_ID "%s"\n' "$$(cat $^ | sha1sum | cut -c1-12)" > $@
 
-iterkit: $(LOADER_SRCS) $(wildcard userspace/*.h) $(LOADER_SKELS)
-	$(CC) $(USER_CFLAGS) $(CFLAGS) $(CPPFLAGS) -Ibpf -I$(BUILD)/bpf $(LOADER_SRCS) -o $@ $(LDFLAGS)
+# The skeletons are made before any object is compiled; from then on the
+# objects' dependency files name the headers each includes.
+$(BUILD)/userspace/%.o: userspace/%.c | $(LOADER_SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -c $< -o $@
 
-tests: all test-bins $(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko \
-	$(BUILD)/tests/iterkit-nowalkers.ko
+# The loader takes libelf and zstd in statically too where that links
+# (Debian 12's archives do; Debian 13's libelf.a lacks elfutils' own helpers,
+# Fedora ships none): with only libc and zlib to load (Debian forbids an
+# embedded zlib), it starts about as fast as before it linked libbpf. Tried
+# when the loader is linked.
+LOADER_STATIC_ALL := -Wl,-Bstatic -lbpf -lelf -lzstd -Wl,-Bdynamic -lz
+LOADER_LIBS = $(shell printf 'void *btf__parse_split(const char *, void *);\nint main(void) { return !btf__parse_split("", 0); }\n' | \
+	$(CC) -x c - -o /dev/null $(LOADER_STATIC_ALL) >/dev/null 2>&1 && echo '$(LOADER_STATIC_ALL)' || echo '$(USER_LIBS)')
+
+iterkit: $(LOADER_OBJS)
+	$(CC) $(CFLAGS) $(LOADER_OBJS) -o $@ $(LDFLAGS) $(LOADER_LIBS)
+
+# Unit tests of the loader's parts (output, JSON, options), run on the host
+# under ASan and UBSan by tests/host/test_unit.sh.
+UNIT_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+UNIT_SRCS := userspace/out.c userspace/common.c
+$(BUILD)/unit/%: tests/unit/%.c $(UNIT_SRCS) | $(LOADER_SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -Itests/unit $< $(UNIT_SRCS) -o $@
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/*.c))
+unit: $(UNIT_BINS)
+
+tests: all test-bins unit $(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko \
+	$(BUILD)/tests/iterkit-nowalkers.ko $(BUILD)/tests/iterkit-otherversion.ko
 
 # The test programs alone, without the module and the loader (check-debug
 # builds them with BUILD=build/debug against the debug kernel).
@@ -169,6 +199,16 @@ $(BUILD)/tests/iterkit-nobtf.ko: $(MODULE_KO_DEP)
 	@mkdir -p $(@D)
 	objcopy --remove-section=.BTF $(MODULE_KO) $@
 
+# A module of a version the loader does not speak: the same module, its
+# .modinfo saying 9.9 (same length, so nothing else moves).
+$(BUILD)/tests/iterkit-otherversion.ko: $(MODULE_KO_DEP)
+	@mkdir -p $(@D)
+	objcopy --dump-section .modinfo=$@.modinfo $(MODULE_KO)
+	grep -q 'version=$(VERSION)' $@.modinfo
+	sed 's/version=$(VERSION)/version=$(subst 0,9,$(subst 1,9,$(VERSION)))/' $@.modinfo > $@.modinfo.new
+	objcopy --update-section .modinfo=$@.modinfo.new $(MODULE_KO) $@
+	rm -f $@.modinfo $@.modinfo.new
+
 $(BUILD)/tests/iterkit-badbtf.ko: $(MODULE_KO_DEP)
 	@mkdir -p $(@D)
 	objcopy --dump-section .BTF=$@.btf $(MODULE_KO)
@@ -179,7 +219,7 @@ $(BUILD)/tests/iterkit-badbtf.ko: $(MODULE_KO_DEP)
 $(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*.h tests/progs/*.h)
 	@test -f $(KSFT_DIR)/kselftest_harness.h || \
 		{ echo "no kselftest_harness.h: run scripts/install-deps.sh test"; exit 1; }
-	$(CC) $(USER_CFLAGS) -Wno-sign-compare -Wno-clobbered -I$(BUILD)/tests/progs -Itests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS) -lpthread
+	$(CC) $(USER_CFLAGS) $(DEPFLAGS) -Wno-sign-compare -Wno-clobbered -I$(BUILD)/tests/progs -Itests/progs -I$(KSFT_DIR) -Itests/kselftest $< -o $@ $(USER_LIBS) -lpthread
 
 # The module as kernels 6.4-6.6 build it, without the walkers: the loader's
 # test checks what `iterkit demo` and the walk commands do then. Built from
@@ -194,7 +234,7 @@ $(BUILD)/tests/iterkit-nowalkers.ko: $(DKMS_FILES)
 # Programs the tests drive (not suites themselves): tests/helpers/<h>.c.
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS) $(wildcard tests/helpers/*.h tests/progs/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -I$(BUILD)/tests/progs -Itests/progs -Itests/helpers $< -o $@ $(USER_LIBS) -lpthread
+	$(CC) $(USER_CFLAGS) $(DEPFLAGS) -I$(BUILD)/tests/progs -Itests/progs -Itests/helpers $< -o $@ $(USER_LIBS) -lpthread
 
 # Objects with deliberately wrong expectations: the runner's own test.
 VERIFIER_SELFTEST_OBJS := $(patsubst tests/verifier-selftest/%.bpf.c,\
@@ -219,7 +259,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/tests/bench/%,$(filter-out %.bpf.c,$
 
 $(BUILD)/tests/bench/%.bpf.o: bench/%.bpf.c bpf/iterkit.bpf.h $(BUILD)/vmlinux.h
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/bench/%.skel.h: $(BUILD)/tests/bench/%.bpf.o
 	@mkdir -p $(@D)
@@ -227,7 +267,14 @@ $(BUILD)/bench/%.skel.h: $(BUILD)/tests/bench/%.bpf.o
 
 $(BUILD)/tests/bench/%: bench/%.c $(BENCH_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -I$(BUILD)/bench $< -o $@ $(USER_LIBS)
+	$(CC) $(USER_CFLAGS) $(DEPFLAGS) -I$(BUILD)/bench -I$(BUILD)/bpf $< -o $@ $(USER_LIBS)
+
+# B4 loads the loader's tasks program both ways: its light skeleton, and
+# libbpf's bpf_object from a full skeleton of the same object.
+$(BUILD)/bench/kit_task_full.skel.h: $(BUILD)/bpf/kit_task.bpf.o
+	@mkdir -p $(@D)
+	$(BPFTOOL) gen skeleton $< name kit_task_full > $@
+$(BUILD)/tests/bench/skel_load: $(BUILD)/bench/kit_task_full.skel.h $(BUILD)/bpf/kit_task.lskel.h
 
 $(BUILD)/tests/bench/guest.sh: bench/guest.sh
 	@mkdir -p $(@D)
@@ -326,3 +373,5 @@ check-debug:
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	rm -rf $(BUILD) iterkit
+
+-include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d)

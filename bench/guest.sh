@@ -132,6 +132,9 @@ b4() {	# WHAT POP ROUNDS REPEAT_KIT REPEAT_BASELINE
 
 # What starting any process costs here (the floor under every B4 figure).
 timeit $R4 floor-true-0 true :: floor-iterkit-0 iterkit --version
+# The tasks program loaded in a fresh process, from its light skeleton or by
+# libbpf (bpf_object): what decides which the loader embeds.
+timeit $R4 skel-light-0 skel_load light :: skel-libbpf-0 skel_load libbpf
 
 info "cgroups: B2 and B4 at $CG_POPS cgroups"
 for pop in $CG_POPS; do

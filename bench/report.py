@@ -172,6 +172,18 @@ def floor(raw):
     return {k: quartiles(v) for k, v in t.items()}
 
 
+def skel(raw):
+    """The tasks program loaded in a fresh process, per way of loading it, ms."""
+    t = {}
+    for label, rnd, ns, rss, status in raw["B4"]:
+        if label.startswith("skel-") and not status:
+            t.setdefault(label[len("skel-"):].rsplit("-", 1)[0], {})[rnd] = ns / 1e6
+    out = {k: quartiles(list(v.values())) for k, v in t.items()}
+    if "light" in t and "libbpf" in t:
+        out["libbpf_vs_light"] = quartiles(ratios(t["libbpf"], t["light"]))
+    return out
+
+
 def b4(raw):
     rows = {}
     for label, rnd, ns, rss, status in raw["B4"]:
@@ -362,6 +374,12 @@ def markdown(all_res):
         if res["floor"]:
             md += ["Starting a process at all: " + ", ".join(
                 f"`{k}` {fq(v, ' ms', 1)}" for k, v in sorted(res["floor"].items())) + ".", ""]
+        sk = res.get("skel", {})
+        if "light" in sk and "libbpf" in sk:
+            md += ["Loading the tasks program in a fresh process (whole runs of `skel_load`): "
+                   f"light skeleton {fq(sk['light'], ' ms', 1)}, libbpf's bpf_object "
+                   f"{fq(sk['libbpf'], ' ms', 1)}; libbpf / light "
+                   f"{fq(sk['libbpf_vs_light'], 'x', 2)}.", ""]
         for k, e in res["B4"].items():
             what, pop = e["what"], e["population"]
             md += [f"**{what}, {pop}** ({res['population'].get((what, pop), '')})", "",
@@ -503,7 +521,7 @@ def main():
         raw = parse(path)
         res = {"meta": raw["meta"], "errors": raw["errors"], "have": raw["have"],
                "population": raw["population"], "B1": b1(raw), "B2": b2(raw), "B3": b3(raw),
-               "B4": b4(raw), "B5": b5(raw), "floor": floor(raw)}
+               "B4": b4(raw), "B5": b5(raw), "floor": floor(raw), "skel": skel(raw)}
         res["goals"] = goals(res, kver)
         res["plots"] = plots(kver, res, HERE)
         all_res[kver] = res

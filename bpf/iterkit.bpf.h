@@ -20,6 +20,34 @@
 #ifndef __ITERKIT_BPF_H
 #define __ITERKIT_BPF_H
 
+/*
+ * The iterators' flags and orders: plain C, so that the programs that load
+ * BPF programs (the iterkit loader) include this header for them too.
+ */
+
+/* kit_task's flags: KIT_TASK_ALL_PROCS and KIT_TASK_ALL_THREADS take pid 0,
+ * KIT_TASK_PROC_THREADS the tgid of the process (in the initial pid namespace).
+ */
+enum {
+	KIT_TASK_ALL_PROCS = 0,
+	KIT_TASK_ALL_THREADS = 1,
+	KIT_TASK_PROC_THREADS = 2,
+};
+
+/* kit_cgroup's orders: enum bpf_cgroup_iter_order's values (0 behaves as
+ * DESCENDANTS_PRE), and KIT_CGROUP_CHILDREN.
+ */
+enum {
+	KIT_CGROUP_SELF_ONLY = 1,
+	KIT_CGROUP_DESCENDANTS_PRE = 2,
+	KIT_CGROUP_DESCENDANTS_POST = 3,
+	KIT_CGROUP_ANCESTORS_UP = 4,
+	KIT_CGROUP_CHILDREN = 5,
+};
+
+/* The rest is for BPF programs (clang -target bpf defines __bpf__). */
+#ifdef __bpf__
+
 #ifndef __ksym
 #error "include <bpf/bpf_helpers.h> before iterkit.bpf.h"
 #endif
@@ -61,33 +89,16 @@ extern void bpf_iter_testmod_seq_destroy(struct bpf_iter_testmod_seq *it) __ksym
 extern __s64 bpf_iter_testmod_seq_value(int val, struct bpf_iter_testmod_seq *it__iter) __ksym __weak;
 
 /* kit_task: walks tasks inside one RCU read-side section (Linux 6.7+).
- * flags: KIT_TASK_ALL_PROCS (pid 0), KIT_TASK_ALL_THREADS (pid 0),
- * KIT_TASK_PROC_THREADS (pid = tgid of the process).
  * -EINVAL for bad flags or pid, -ESRCH when the process does not exist.
  */
-enum {
-	KIT_TASK_ALL_PROCS = 0,
-	KIT_TASK_ALL_THREADS = 1,
-	KIT_TASK_PROC_THREADS = 2,
-};
-
 extern int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid, unsigned int flags) __ksym __weak;
 extern struct task_struct *bpf_iter_kit_task_next(struct bpf_iter_kit_task *it) __ksym __weak;
 extern void bpf_iter_kit_task_destroy(struct bpf_iter_kit_task *it) __ksym __weak;
 
-/* kit_cgroup: walks cgroup v2 from cgroup_id (0: the root), in the order of
- * enum bpf_cgroup_iter_order (0 behaves as DESCENDANTS_PRE) or
- * KIT_CGROUP_CHILDREN. -ENOENT when the cgroup does not exist, -EINVAL for
- * a bad order. Linux 6.7+.
+/* kit_cgroup: walks cgroup v2 from cgroup_id (0: the root), in a KIT_CGROUP_*
+ * order. -ENOENT when the cgroup does not exist, -EINVAL for a bad order.
+ * Linux 6.7+.
  */
-enum {
-	KIT_CGROUP_SELF_ONLY = 1,
-	KIT_CGROUP_DESCENDANTS_PRE = 2,
-	KIT_CGROUP_DESCENDANTS_POST = 3,
-	KIT_CGROUP_ANCESTORS_UP = 4,
-	KIT_CGROUP_CHILDREN = 5,
-};
-
 extern int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it, __u64 cgroup_id, unsigned int order) __ksym __weak;
 extern struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *it) __ksym __weak;
 extern void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it) __ksym __weak;
@@ -157,5 +168,7 @@ extern void bpf_rcu_read_unlock(void) __ksym __weak;
 		 (void)bpf_iter_kit_num_destroy, (void *)0);			\
 	     bpf_iter_kit_num_next(&___kit_it);					\
 	)
+
+#endif /* __bpf__ */
 
 #endif /* __ITERKIT_BPF_H */

@@ -3,6 +3,12 @@
  * kit_cgroup end to end: one walk of the cgroup v2 hierarchy inside one RCU
  * read-side section, one record per cgroup in a memory-mapped array that
  * the loader sized before loading.
+ *
+ * The walk yields dying cgroups too (removed, still held: page cache
+ * charged to them), as bpf_iter_css does; each record says whether its
+ * cgroup is online. Unless the host view is asked for, the caller's
+ * cgroup namespace bounds what is shown: its root is where the walk starts
+ * by default, and a start outside it does not exist.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -21,6 +27,9 @@ extern struct cgroup *bpf_cgroup_acquire(struct cgroup *cgrp) __ksym;
 extern void bpf_cgroup_release(struct cgroup *cgrp) __ksym;
 
 #define CSS_TASK_ITER_PROCS 1
+/* include/linux/cgroup-defs.h: a cgroup's own css loses it at rmdir (cgroup_destroy_locked()). */
+#define CSS_ONLINE (1 << 1)
+#define ENOENT 2
 
 /*
  * How many css_sets with tasks a cgroup has: struct cgroup's own field until
@@ -48,9 +57,12 @@ static int populated_csets(struct cgroup *cg)
 	return -1;
 }
 
-__u64 root_id;			/* in: start cgroup id, 0 for the root */
+__u64 root_id;			/* in: start cgroup id, 0 for the root (of the namespace) */
 __u32 order;			/* in: KIT_CGROUP_* order */
+__u32 host;			/* in: 1 to ignore the caller's cgroup namespace */
 int ret;			/* out: bpf_iter_kit_cgroup_new()'s result */
+__u64 ns_root;			/* out: the id of the caller's cgroup namespace root */
+__u32 ns_level;			/* out: its level */
 __u64 count;			/* out: cgroups the walk yielded (records beyond the array are not kept) */
 __u32 nr_ancestors;		/* out: the start and its ancestors, root last */
 __u64 nprocs;			/* scratch: processes of the current cgroup */
@@ -81,6 +93,7 @@ static void fill(struct kit_cgroup_rec *r, struct cgroup *cg, bool with_procs)
 	r->id = u->kn->id;
 	r->parent_id = parent ? parent->cgroup->kn->id : 0;
 	r->level = u->level;
+	r->online = !!(u->self.flags & CSS_ONLINE);
 	r->nr_procs = -1;
 	if (bpf_probe_read_kernel_str(r->name, sizeof(r->name), u->kn->name) < 0)
 		r->name[0] = 0;
@@ -111,28 +124,51 @@ int kit_cgroup_walk(void *ctx)
 {
 	struct cgroup *cg;
 
+	struct task_struct *me = bpf_core_cast((void *)bpf_get_current_task(), struct task_struct);
+	struct cgroup *nsroot = me->nsproxy->cgroup_ns->root_cset->dfl_cgrp;
+	__u64 start = root_id;
+	bool visible = host;
+
 	/* Outputs start from zero on every run: a resident program is run many times. */
 	count = 0;
 	nr_ancestors = 0;
+	ns_root = host ? 0 : nsroot->kn->id;
+	ns_level = host ? 0 : nsroot->level;
+	if (!start)
+		start = ns_root;
 	bpf_rcu_read_lock();
-	bpf_for_each(kit_cgroup, cg, root_id, KIT_CGROUP_ANCESTORS_UP) {
+	/* The start and its ancestors up to the namespace's root (paths are built from them). */
+	bpf_for_each(kit_cgroup, cg, start, KIT_CGROUP_ANCESTORS_UP) {
 		__u32 slot = nr_ancestors;
-		struct kit_cgroup_rec *r = bpf_map_lookup_elem(&ancestors, &slot);
+		struct kit_cgroup_rec *r;
 
+		if (cg->level < ns_level)
+			break;
+		r = bpf_map_lookup_elem(&ancestors, &slot);
 		if (!r)
 			break;
 		nr_ancestors = slot + 1;
 		fill(r, cg, false);
+		if (!ns_root || r->id == ns_root)
+			visible = true;
+	}
+	if (!visible) {
+		/* Outside the caller's namespace: it does not exist there. */
+		ret = -ENOENT;
+		bpf_rcu_read_unlock();
+		return 0;
 	}
 
 	{
 		struct bpf_iter_kit_cgroup it;
 
-		ret = bpf_iter_kit_cgroup_new(&it, root_id, order);
+		ret = bpf_iter_kit_cgroup_new(&it, start, order);
 		while ((cg = bpf_iter_kit_cgroup_next(&it))) {
 			__u32 slot = count;
 			struct kit_cgroup_rec *r;
 
+			if (cg->level < ns_level)
+				continue;	/* an ancestor above the namespace's root */
 			count = slot + 1;
 			r = bpf_map_lookup_elem(&records, &slot);
 			if (r)

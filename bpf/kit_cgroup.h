@@ -12,7 +12,13 @@ struct kit_cgroup_rec {
 	__u64 parent_id;	/* 0 for the root */
 	__u32 level;		/* 0 for the root */
 	__s32 nr_procs;		/* member processes; -1 when not counted */
+	__u32 online;		/* 0: removed (rmdir) but not yet freed, a dying cgroup */
+	__u32 __pad;
 	char name[KIT_CGROUP_NAME_LEN];
 };
+
+/* BPF and the loader must agree on the layout (each is built by another compiler). */
+_Static_assert(sizeof(struct kit_cgroup_rec) == 160, "kit_cgroup_rec is 160 bytes");
+_Static_assert(_Alignof(struct kit_cgroup_rec) == 8, "kit_cgroup_rec is 8-byte aligned");
 
 #endif

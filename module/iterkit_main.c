@@ -107,3 +107,4 @@ module_exit(iterkit_exit);
 MODULE_AUTHOR("The iterkit authors");
 MODULE_DESCRIPTION("Open-coded BPF iterators: numbers, testmod_seq, task and cgroup walkers");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(ITERKIT_VERSION);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iterkit cgroups [--root ID|PATH] [--order ORDER] [--repeat N] [--interval S]:
+ * iterkit cgroups [--root ID|PATH] [--order ORDER] [--host] [--repeat N] [--interval S]:
  * walks the cgroup v2 hierarchy with kit_cgroup in the kernel and prints
- * what came out, as an indented tree by default.
+ * what came out, as an indented tree by default. Dying cgroups (removed,
+ * not yet freed) are in the walk, marked. Paths and levels are those of
+ * the caller's cgroup namespace (--host: of the whole hierarchy).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -14,54 +16,36 @@
 #include <sys/vfs.h>
 #include "iterkit.h"
 #include "walk.h"
+#include "iterkit.bpf.h"
 #include "kit_cgroup.h"
 #include "kit_cgroup.lskel.h"
 
 #define CGROUP2_MAGIC 0x63677270
 #define CGROUP_MOUNT "/sys/fs/cgroup"
-#define ORDER_PRE 2		/* BPF_CGROUP_ITER_DESCENDANTS_PRE */
 #define PATH_MAX_DEPTH 4096
 
 static const char *const order_names[] = {
-	[1] = "self", [2] = "pre", [3] = "post", [4] = "up", [5] = "children",
+	[KIT_CGROUP_SELF_ONLY] = "self",
+	[KIT_CGROUP_DESCENDANTS_PRE] = "pre",
+	[KIT_CGROUP_DESCENDANTS_POST] = "post",
+	[KIT_CGROUP_ANCESTORS_UP] = "up",
+	[KIT_CGROUP_CHILDREN] = "children",
 };
 
 struct cgroups_in {
 	unsigned long long root_id;
 	unsigned int order;
+	unsigned int host;
 };
 
-static int cgroups_load(struct kit_prog *p, uint32_t room)
+static uint64_t cgroups_produced(const void *bss, int i)
 {
-	struct kit_cgroup_bpf *s = kit_cgroup_bpf__open();
-	int err;
+	const struct kit_cgroup_bpf__bss *b = bss;
 
-	if (!s)
-		return -ENOMEM;
-	s->maps.records.max_entries = room;
-	err = KIT_LSKEL_LOAD(kit_cgroup, s);
-	if (err)
-		return err;
-	p->skel = s;
-	p->prog_fd = s->progs.kit_cgroup_walk.prog_fd;
-	p->bss_fd = s->maps.bss.map_fd;
-	p->bss = s->bss;
-	p->rec[0].fd = s->maps.records.map_fd;
-	p->rec[1].fd = s->maps.ancestors.map_fd;
-	return 0;
+	return i ? b->nr_ancestors : b->count;
 }
 
-static void cgroups_destroy(void *skel)
-{
-	kit_cgroup_bpf__destroy(skel);
-}
-
-static uint64_t cgroups_produced(const void *bss)
-{
-	return ((const struct kit_cgroup_bpf__bss *)bss)->count;
-}
-
-/* Cgroups in the hierarchy now, from the root's cgroup.stat. */
+/* Cgroups in the hierarchy now, dying ones included, from the root's cgroup.stat. */
 static uint32_t cgroups_estimate(void)
 {
 	unsigned long long live = 0, dying = 0, v;
@@ -80,18 +64,6 @@ static uint32_t cgroups_estimate(void)
 	return live + dying + 1 > UINT32_MAX / 4 ? UINT32_MAX / 4 : live + dying + 1;
 }
 
-const struct kit_prog_type kit_prog_cgroups = {
-	.name = "cgroups",
-	.iter = "kit_cgroup",
-	.bss_size = sizeof(struct kit_cgroup_bpf__bss),
-	.maps = { "records", "ancestors" },
-	.rec_size = { sizeof(struct kit_cgroup_rec), sizeof(struct kit_cgroup_rec) },
-	.load = cgroups_load,
-	.destroy = cgroups_destroy,
-	.produced = cgroups_produced,
-	.estimate = cgroups_estimate,
-};
-
 static void cgroups_set_inputs(void *bss, const void *in)
 {
 	struct kit_cgroup_bpf__bss *b = bss;
@@ -99,6 +71,7 @@ static void cgroups_set_inputs(void *bss, const void *in)
 
 	b->root_id = i->root_id;
 	b->order = i->order;
+	b->host = i->host;
 }
 
 /*
@@ -109,6 +82,8 @@ static void cgroups_set_inputs(void *bss, const void *in)
 struct cg_view {
 	const struct kit_cgroup_rec *walk, *anc;
 	size_t nwalk, nanc, n;
+	uint64_t ns_root;	/* the namespace's root: path "/", level 0 */
+	uint32_t ns_level;
 	int32_t *slot;		/* id hash -> node */
 	uint32_t mask;
 	size_t *path_off;	/* per node: offset in paths + 1, 0 while unknown */
@@ -164,13 +139,15 @@ static bool cg_grow(void *arr, size_t *cap, size_t n, size_t size)
 /* The view of the walk now in p's records; its arrays are reused from walk to walk. */
 static int cg_view_build(struct cg_view *v, const struct kit_prog *p)
 {
-	const struct kit_cgroup_bpf__bss *b = p->bss;
+	const struct kit_cgroup_bpf__bss *b = p->out;
 	size_t size = 16, i, node_cap = v->node_cap;
 
 	v->walk = p->rec[0].mem;
 	v->anc = p->rec[1].mem;
 	v->nwalk = b->count;
 	v->nanc = b->nr_ancestors;
+	v->ns_root = b->ns_root;
+	v->ns_level = b->ns_level;
 	v->n = v->nwalk + v->nanc;
 	v->paths_len = 0;
 	while (size < 2 * v->n)
@@ -228,7 +205,7 @@ static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len,
 	if (!v->path_off[i]) {
 		size_t name_len = strnlen(r->name, KIT_CGROUP_NAME_LEN);
 
-		if (!r->parent_id) {
+		if (!r->parent_id || r->id == v->ns_root) {
 			off = v->paths_len;
 			if (!cg_paths_reserve(v, 1))
 				return false;
@@ -254,6 +231,11 @@ static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len,
 	return true;
 }
 
+static const char *cg_state(const struct kit_cgroup_rec *r)
+{
+	return r->online ? "online" : "dying";
+}
+
 static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 {
 	struct kit_out *o = &kit_stdout;
@@ -268,7 +250,7 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 		kit_json_init(&j, o);
 		kit_json_object(&j);
 		kit_json_kstr(&j, "iterator", "kit_cgroup");
-		kit_json_kuint(&j, "root", in->root_id);
+		kit_json_kuint(&j, "root", in->root_id ? in->root_id : v->ns_root);
 		kit_json_kstr(&j, "order", order_names[in->order]);
 		kit_json_kint(&j, "ret", ret);
 		kit_json_kuint(&j, "count", v->nwalk);
@@ -285,31 +267,18 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 				len = 0;
 			}
 			kit_json_break(&j);
-			/* formatted in place when nothing needs escaping (the common case) */
-			if (kit_json_is_plain(r->name, nlen) && kit_json_is_plain(path, len)) {
-				kit_json_item(&j);
-				p = kit_out_reserve(o, 128 + nlen + len);
-				if (!p)
-					break;
-				p = kit_fmt_u64(KIT_PUT(p, "{\"id\":"), r->id);
-				p = kit_fmt_u64(KIT_PUT(p, ",\"level\":"), r->level);
-				p = kit_fmt_u64(KIT_PUT(p, ",\"parent\":"), r->parent_id);
-				p = kit_fmt_i64(KIT_PUT(p, ",\"procs\":"), r->nr_procs);
-				p = kit_put(KIT_PUT(p, ",\"name\":\""), r->name, nlen);
-				p = kit_put(KIT_PUT(p, "\",\"path\":\""), path, len);
-				kit_out_commit(o, KIT_PUT(p, "\"}"));
-				continue;
-			}
-			kit_json_object(&j);
-			kit_json_kuint(&j, "id", r->id);
-			kit_json_kuint(&j, "level", r->level);
-			kit_json_kuint(&j, "parent", r->parent_id);
-			kit_json_kint(&j, "procs", r->nr_procs);
-			kit_json_key(&j, "name");
-			kit_json_strn(&j, r->name, KIT_CGROUP_NAME_LEN);
-			kit_json_key(&j, "path");
-			kit_json_strn(&j, path, len);
-			kit_json_object_end(&j);
+			kit_json_item(&j);
+			p = kit_out_reserve(o, 160 + KIT_JSON_STR_ROOM(nlen) + KIT_JSON_STR_ROOM(len));
+			if (!p)
+				break;
+			p = kit_fmt_u64(KIT_PUT(p, "{\"id\":"), r->id);
+			p = kit_fmt_u64(KIT_PUT(p, ",\"level\":"), r->level - v->ns_level);
+			p = kit_fmt_u64(KIT_PUT(p, ",\"parent\":"), r->id == v->ns_root ? 0 : r->parent_id);
+			p = kit_fmt_i64(KIT_PUT(p, ",\"procs\":"), r->nr_procs);
+			p = r->online ? KIT_PUT(p, ",\"state\":\"online\"") : KIT_PUT(p, ",\"state\":\"dying\"");
+			p = kit_json_put_str(KIT_PUT(p, ",\"name\":"), r->name, nlen);
+			p = kit_json_put_str(KIT_PUT(p, ",\"path\":"), path, len);
+			kit_out_commit(o, KIT_PUT(p, "}"));
 		}
 		kit_json_break(&j);
 		kit_json_array_end(&j);
@@ -324,19 +293,21 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 		const struct kit_cgroup_rec *r = &v->walk[i];
 
 		kit_out_pad(o, ' ', 2 * (r->level - base));
-		if (r->parent_id)
-			kit_out_mem(o, r->name, strnlen(r->name, KIT_CGROUP_NAME_LEN));
+		if (r->parent_id && r->id != v->ns_root)
+			kit_out_text(o, r->name, KIT_CGROUP_NAME_LEN);
 		else
 			kit_out_char(o, '/');
 		kit_out_str(o, "  (id ");
 		kit_out_u64(o, r->id);
 		kit_out_str(o, ", level ");
-		kit_out_u64(o, r->level);
+		kit_out_u64(o, r->level - v->ns_level);
 		kit_out_str(o, ", ");
-		kit_out_i64(o, r->nr_procs);
+		kit_out_str(o, cg_state(r));
+		kit_out_str(o, ", ");
+		kit_out_i64(o, r->nr_procs, 0);
 		kit_out_str(o, " procs)  ");
 		if (cg_path(v, i, &path, &len, 0))
-			kit_out_mem(o, path, len);
+			kit_out_text(o, path, len);
 		else
 			kit_out_char(o, '?');
 		kit_out_char(o, '\n');
@@ -385,39 +356,48 @@ static int cg_parse_order(const char *s, unsigned int *order)
 	return kit_usage_error("--order must be one of pre, post, up, children, self (got '%s')", s);
 }
 
-/* One walk; the records stay mapped in p until the next walk or close. */
-static int cgroups_walk(struct kit_prog *p, const struct cgroups_in *in)
-{
-	if (!kit_module_has_iter("kit_cgroup"))
-		return kit_error("the iterkit module has no kit_cgroup kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline 6.7)");
-	if (!p->type && kit_prog_open(p, &kit_prog_cgroups, kit_room_for(cgroups_estimate())))
-		return 1;
-	return kit_prog_walk(p, cgroups_set_inputs, in);
-}
-
-enum { OPT_ROOT = 0x200, OPT_ORDER, OPT_REPEAT, OPT_INTERVAL };
+enum { OPT_ROOT = 0x200, OPT_ORDER };
 
 static const struct option cgroups_opts[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "order", required_argument, NULL, OPT_ORDER },
-	{ "repeat", required_argument, NULL, OPT_REPEAT },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	KIT_WALK_OPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
+static int cgroups_show(struct kit_prog *p, const void *in, void *ctx)
+{
+	const struct kit_cgroup_bpf__bss *b = p->out;
+	const struct cgroups_in *i = in;
+	struct cg_view *v = ctx;
+	int rc;
+
+	if (b->ret == -ENOENT)
+		return kit_error("no such cgroup: id %llu%s", i->root_id,
+				 b->ns_level ? " in this cgroup namespace" : "");
+	if (b->ret)
+		return kit_error("bpf_iter_kit_cgroup_new() failed: %s", strerror(-b->ret));
+	rc = cg_view_build(v, p);
+	if (!rc)
+		cg_print(v, i, b->ret);
+	return rc;
+}
+
 static int cgroups_run(int argc, char **argv)
 {
-	struct cgroups_in in = { 0, ORDER_PRE };
+	struct cgroups_in in = { 0, KIT_CGROUP_DESCENDANTS_PRE, 0 };
 	struct cg_view v = {};
-	long long repeat = 1, k;
+	struct kit_walk_cmd w = {
+		.it = &kit_iter_cgroups, .set_inputs = cgroups_set_inputs, .in = &in,
+		.show = cgroups_show, .ctx = &v, .repeat = 1,
+	};
 	const char *root_arg = NULL;
-	struct kit_prog p = {};
-	double interval = 0;
+	bool host = false;
 	struct kit_args a;
-	int c, rc = 0;
+	int c, rc;
 
-	kit_args_init(&a, &kit_cmd_cgroups, argc, argv);
-	while ((c = kit_args_next(&a)) >= 0) {
+	kit_args_init(&a, &kit_iter_cgroups.cmd, argc, argv);
+	while ((c = kit_walk_args_next(&a, &w, &host)) >= 0) {
 		switch (c) {
 		case OPT_ROOT:
 			root_arg = a.arg;
@@ -426,14 +406,6 @@ static int cgroups_run(int argc, char **argv)
 			rc = cg_parse_order(a.arg, &in.order);
 			if (rc)
 				return rc;
-			break;
-		case OPT_REPEAT:
-			if (!kit_parse_int(a.arg, 1, 1000000000, &repeat))
-				return kit_usage_error("--repeat needs a count >= 1, got '%s'", a.arg);
-			break;
-		case OPT_INTERVAL:
-			if (!kit_parse_seconds(a.arg, &interval))
-				return kit_usage_error("--interval needs seconds (e.g. 1 or 0.5), got '%s'", a.arg);
 			break;
 		}
 	}
@@ -446,42 +418,11 @@ static int cgroups_run(int argc, char **argv)
 		if (rc)
 			return rc;
 	}
+	in.host = host;
 	if (kit_require_module())
 		return 1;
-	kit_phase("start");
-	for (k = 0; k < repeat && !rc; k++) {
-		const struct kit_cgroup_bpf__bss *b;
-
-		/* Each walk's output goes out before the next walk (and the wait). */
-		if (k) {
-			rc = kit_flush();
-			kit_phase("write");
-		}
-		if (k && interval > 0) {
-			kit_sleep(interval);
-			kit_phase("sleep");
-		}
-		if (rc || cgroups_walk(&p, &in)) {
-			rc = 1;
-			break;
-		}
-		b = p.bss;
-		if (b->ret == -ENOENT) {
-			rc = kit_error("no such cgroup: id %llu", in.root_id);
-		} else if (b->ret) {
-			rc = kit_error("bpf_iter_kit_cgroup_new() failed: %s", strerror(-b->ret));
-		} else if (!(rc = cg_view_build(&v, &p))) {
-			cg_print(&v, &in, b->ret);
-			if (!kit_json && k + 1 < repeat)
-				kit_out_char(&kit_stdout, '\n');
-		}
-		kit_phase("format");
-	}
+	rc = kit_walk_run(&w);
 	cg_view_free(&v);
-	kit_prog_close(&p);
-	if (!rc)
-		rc = kit_flush();
-	kit_phase("write");
 	return rc;
 }
 
@@ -510,60 +451,77 @@ static long cg_count_dirs(const char *dir, int depth)
 
 static void cgroups_demo(struct kit_demo *d)
 {
-	struct cgroups_in in = { 0, ORDER_PRE };
-	struct kit_prog p = {};
+	struct cgroups_in in = { 0, KIT_CGROUP_DESCENDANTS_PRE, 0 };
+	size_t i, found = 0, online = 0;
+	struct kit_prog p;
 	struct cg_view v = {};
-	size_t i, found = 0;
 	struct statfs sfs;
 	long dirs;
 	int ret;
 
-	if (!kit_module_has_iter("kit_cgroup")) {
-		kit_demo_set(d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline 6.7)");
-		return;
-	}
 	if (statfs(CGROUP_MOUNT, &sfs) || sfs.f_type != CGROUP2_MAGIC) {
 		kit_demo_set(d, KIT_SKIP, "no cgroup v2 mounted at %s to compare the walk with",
 			     CGROUP_MOUNT);
 		return;
 	}
-	if (cgroups_walk(&p, &in) || cg_view_build(&v, &p)) {
+	kit_prog_init(&p);
+	if (kit_prog_walk(&p, &kit_iter_cgroups, cgroups_set_inputs, &in) || cg_view_build(&v, &p)) {
 		cg_view_free(&v);
 		kit_prog_close(&p);
 		d->verdict = KIT_FAIL;
 		return;
 	}
-	ret = ((const struct kit_cgroup_bpf__bss *)p.bss)->ret;
+	ret = ((const struct kit_cgroup_bpf__bss *)p.out)->ret;
 	dirs = cg_count_dirs(CGROUP_MOUNT, 0);
-	/* Every cgroup the kernel yielded must be a directory with that inode. */
+	/*
+	 * Every online cgroup the kernel yielded must be a directory with that
+	 * inode; dying ones have none any more.
+	 */
 	for (i = 0; i < v.nwalk; i++) {
 		char buf[4096];
 		const char *path;
 		struct stat st;
 		size_t len;
 
+		if (!v.walk[i].online)
+			continue;
+		online++;
 		if (!cg_path(&v, i, &path, &len, 0))
 			continue;
 		snprintf(buf, sizeof(buf), "%s%.*s", CGROUP_MOUNT, len > 1 ? (int)len : 0, path);
 		if (!stat(buf, &st) && st.st_ino == v.walk[i].id)
 			found++;
 	}
-	kit_demo_set(d, ret == 0 && (long)v.nwalk == dirs && found == v.nwalk ? KIT_PASS : KIT_FAIL,
-		     "pre-order walk from the root gave %zu cgroups, %zu matching their %s directory inode (cgroupfs has %ld directories)",
-		     v.nwalk, found, CGROUP_MOUNT, dirs);
+	kit_demo_set(d, ret == 0 && (long)online == dirs && found == online ? KIT_PASS : KIT_FAIL,
+		     "pre-order walk from the root gave %zu cgroups (%zu online, %zu dying), %zu online ones matching their %s directory inode (cgroupfs has %ld directories)",
+		     v.nwalk, online, v.nwalk - online, found, CGROUP_MOUNT, dirs);
 	cg_view_free(&v);
 	kit_prog_close(&p);
 }
 
-const struct kit_cmd kit_cmd_cgroups = {
-	.name = "cgroups",
-	.args = "[--root ID|PATH] [--order pre|post|up|children|self] [--repeat N] [--interval SECONDS]",
-	.help = "walk cgroup v2 with kit_cgroup in the kernel (default: the whole tree, pre-order)",
-	.opts = cgroups_opts,
-	.opts_help = "  --root ID|PATH     start here (a cgroup id, or a path in or below " CGROUP_MOUNT ")\n"
-		     "  --order ORDER      pre, post, up (ancestors), children or self\n"
-		     "  --repeat N         walk N times (the program is loaded once)\n"
-		     "  --interval SECONDS wait between the walks of --repeat\n",
-	.run = cgroups_run,
+KIT_LSKEL_FNS(kit_cgroup)
+
+const struct kit_iter kit_iter_cgroups = {
+	.name = "kit_cgroup",
+	.feature = "bpf_iter_task_new",
+	.mainline = "6.7",
+	.cmd = {
+		.name = "cgroups",
+		.args = "[--root ID|PATH] [--order pre|post|up|children|self] [--host] [--repeat N] [--interval SECONDS]",
+		.help = "walk cgroup v2 with kit_cgroup in the kernel (default: the whole tree, pre-order)",
+		.opts = cgroups_opts,
+		.opts_help = "  --root ID|PATH     start here (a cgroup id, or a path in or below " CGROUP_MOUNT ")\n"
+			     "  --order ORDER      pre, post, up (ancestors), children or self\n"
+			     "  --host             the whole hierarchy, whatever the cgroup namespace\n"
+			     KIT_WALK_OPTS_HELP,
+		.run = cgroups_run,
+	},
 	.demo = cgroups_demo,
+	.skel = KIT_LSKEL(kit_cgroup, kit_cgroup_walk,
+			  KIT_LSKEL_MAP(0, kit_cgroup, records, struct kit_cgroup_rec),
+			  KIT_LSKEL_MAP(1, kit_cgroup, ancestors, struct kit_cgroup_rec)),
+	.produced = cgroups_produced,
+	.estimate = cgroups_estimate,
+	.resident_min = 1024,
+	.walker = true,
 };

@@ -29,6 +29,8 @@ void kit_capture_errors(char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+const char *kit_error_log;
+
 static int kit_verror(int rc, const char *fmt, va_list ap)
 {
 	char msg[1024];
@@ -46,12 +48,25 @@ static int kit_verror(int rc, const char *fmt, va_list ap)
 		kit_json_init(&j, &kit_stdout);
 		kit_json_object(&j);
 		kit_json_kstr(&j, "error", msg);
+		if (kit_error_log)
+			kit_json_kstr(&j, "verifier_log", kit_error_log);
 		kit_json_object_end(&j);
 		kit_json_end(&j);
 		kit_out_flush(&kit_stdout);
 		return rc;
 	}
 	fprintf(stderr, "iterkit: %s\n", msg);
+	if (kit_error_log) {
+		const char *p = kit_error_log;
+
+		/* under the error line, indented */
+		while (*p) {
+			size_t n = strcspn(p, "\n");
+
+			fprintf(stderr, "  %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
 	return rc;
 }
 
@@ -90,12 +105,15 @@ void kit_demo_set(struct kit_demo *d, enum kit_verdict v, const char *fmt, ...)
 int kit_flush(void)
 {
 	int err = kit_out_flush(&kit_stdout);
+	static bool said;
 
-	if (err && err != -EPIPE) {
+	if (!err)
+		return 0;
+	/* Once: every later flush fails the same way. */
+	if (!said)
 		fprintf(stderr, "iterkit: writing the output failed: %s\n", strerror(-err));
-		return 1;
-	}
-	return 0;
+	said = true;
+	return 1;
 }
 
 void kit_sleep(double seconds)
@@ -110,13 +128,24 @@ void kit_sleep(double seconds)
 
 bool kit_parse_int(const char *s, long long min, long long max, long long *out)
 {
+	const char *digits = s;
+	int base = 10;
 	char *end;
 	long long v;
 
-	if (!s || !*s || isspace((unsigned char)*s))
+	if (!s || !*s)
+		return false;
+	if (*digits == '-' || *digits == '+')
+		digits++;
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+		base = 16;
+		digits += 2;
+	}
+	/* strtoll would take spaces, a second sign or a bare "0x". */
+	if (!isxdigit((unsigned char)*digits) || (base == 10 && !isdigit((unsigned char)*digits)))
 		return false;
 	errno = 0;
-	v = strtoll(s, &end, 0);
+	v = strtoll(s, &end, base);
 	if (errno || *end || v < min || v > max)
 		return false;
 	*out = v;
@@ -152,15 +181,6 @@ const char *kit_errno_name(int err)
 	}
 }
 
-int kit_require_module(void)
-{
-	if (access("/sys/kernel/btf/iterkit", R_OK) == 0)
-		return 0;
-	if (access("/sys/module/iterkit", F_OK) == 0)
-		return kit_error("the iterkit module is loaded but has no BTF (/sys/kernel/btf/iterkit), so its kfuncs are not registered; rebuild it against headers that ship vmlinux");
-	return kit_error("the iterkit module is not loaded (no /sys/kernel/btf/iterkit); load it with: modprobe iterkit");
-}
-
 /* ---- arguments ---- */
 
 static const struct option kit_common_opts[] = {
@@ -193,7 +213,7 @@ static bool kit_is_negative_number(const char *s)
 
 void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char **argv)
 {
-	size_t n = 0, i;
+	size_t n = 0, i, max = sizeof(a->longopts) / sizeof(a->longopts[0]) - 1;
 	int k;
 
 	memset(a, 0, sizeof(*a));
@@ -202,7 +222,7 @@ void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char
 	a->argv = argv;
 	for (i = 0; i < KIT_NCOMMON; i++)
 		a->longopts[n++] = kit_common_opts[i];
-	for (i = 0; cmd->opts && cmd->opts[i].name && n + 1 < sizeof(a->longopts) / sizeof(a->longopts[0]); i++)
+	for (i = 0; cmd->opts && cmd->opts[i].name && n < max; i++)
 		a->longopts[n++] = cmd->opts[i];
 	/*
 	 * getopt would read "-3" as option 3: hand it a pointer past the sign and
@@ -243,16 +263,37 @@ static int kit_args_rest(struct kit_args *a)
 	return KIT_ARGS_END;
 }
 
+const char *kit_opt_name(const struct kit_args *a, int c)
+{
+	static char name[64];
+	const struct option *o;
+	const char *w;
+
+	if (c > 0 && c < 0x100) {
+		snprintf(name, sizeof(name), "-%c", c);
+		return name;
+	}
+	for (o = a->longopts; c && o->name; o++) {
+		if (o->val == c) {
+			snprintf(name, sizeof(name), "--%s", o->name);
+			return name;
+		}
+	}
+	/* Not one of ours: as written, without a value. */
+	w = optind > 0 && optind <= a->argc ? a->argv[optind - 1] : "?";
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(w, "="), w);
+	return name;
+}
+
 int kit_args_next(struct kit_args *a)
 {
-	int c, idx = -1;
+	int c;
 
 	if (a->done)
 		return KIT_ARGS_END;
 	for (;;) {
-		c = getopt_long(a->argc, a->argv, ":hv", a->longopts, &idx);
+		c = getopt_long(a->argc, a->argv, ":hv", a->longopts, NULL);
 		a->arg = kit_unmask(a, optarg);
-		a->name = idx >= 0 ? a->longopts[idx].name : NULL;
 		switch (c) {
 		case -1:
 			return kit_args_rest(a);
@@ -271,22 +312,42 @@ int kit_args_next(struct kit_args *a)
 			kit_cmd_help(a->cmd);
 			return KIT_ARGS_HELP;
 		case ':':
-			kit_usage_error("%s needs a value (see iterkit %s --help)",
-					a->argv[optind - 1], a->cmd->name);
+			kit_usage_error("%s: %s needs a value (see iterkit %s --help)", a->cmd->name,
+					kit_opt_name(a, optopt), a->cmd->name);
 			return KIT_ARGS_BAD;
 		case '?':
-			if (optopt)
-				kit_usage_error("%s: unknown option '-%c' (see iterkit %s --help)",
-						a->cmd->name, optopt, a->cmd->name);
+			/* optopt: the short option, a long option given a value, or 0 (unknown) */
+			if (optopt >= 0x100)
+				kit_usage_error("%s: %s takes no value (see iterkit %s --help)",
+						a->cmd->name, kit_opt_name(a, optopt), a->cmd->name);
 			else
 				kit_usage_error("%s: unknown option '%s' (see iterkit %s --help)",
-						a->cmd->name, a->argv[optind - 1],
-						a->cmd->name);
+						a->cmd->name, kit_opt_name(a, optopt), a->cmd->name);
 			return KIT_ARGS_BAD;
 		default:
 			return c;
 		}
 	}
+}
+
+int kit_args_simple(const struct kit_cmd *cmd, int argc, char **argv, int npos, char ***pos)
+{
+	static struct kit_args a;
+	int c;
+
+	kit_args_init(&a, cmd, argc, argv);
+	while ((c = kit_args_next(&a)) >= 0)
+		;
+	if (c != KIT_ARGS_END)
+		return kit_args_exit(c);
+	if (a.npos != npos && !npos)
+		return kit_usage_error("%s takes no arguments (got '%s')", cmd->name, a.pos[0]);
+	if (a.npos != npos)
+		return kit_usage_error("%s needs %s (got %d argument%s)", cmd->name, cmd->args,
+				       a.npos, a.npos == 1 ? "" : "s");
+	if (pos)
+		*pos = a.pos;
+	return -1;
 }
 
 /* ---- stats ---- */

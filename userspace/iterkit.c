@@ -9,6 +9,15 @@
 #include <string.h>
 #include "iterkit.h"
 
+/* The iterators, in the order every list shows them. */
+const struct kit_iter *const kit_iters[] = {
+	&kit_iter_num,
+	&kit_iter_seq,
+	&kit_iter_tasks,
+	&kit_iter_cgroups,
+	NULL,
+};
+
 static int cmd_demo(int argc, char **argv);
 
 static const struct kit_cmd kit_cmd_demo = {
@@ -18,18 +27,10 @@ static const struct kit_cmd kit_cmd_demo = {
 	.run = cmd_demo,
 };
 
+/* The commands that are not an iterator's (those come from kit_iters[]). */
 static const struct kit_cmd *const kit_cmds[] = {
-	&kit_cmd_status,
-	&kit_cmd_num,
-	&kit_cmd_seq,
-	&kit_cmd_tasks,
-	&kit_cmd_cgroups,
-	&kit_cmd_demo,
-	&kit_cmd_load,
-	&kit_cmd_unload,
+	&kit_cmd_status, &kit_cmd_demo, &kit_cmd_load, &kit_cmd_unload, NULL,
 };
-
-#define KIT_NCMDS (sizeof(kit_cmds) / sizeof(kit_cmds[0]))
 
 static const char *const kit_verdicts[] = {
 	[KIT_PASS] = "pass", [KIT_FAIL] = "fail", [KIT_SKIP] = "skip",
@@ -39,55 +40,44 @@ static const char *const kit_verdicts[] = {
 static int cmd_demo(int argc, char **argv)
 {
 	struct kit_out *o = &kit_stdout;
-	struct kit_args a;
 	struct kit_json j;
-	int c, failed = 0;
+	int failed = 0, rc;
 	size_t i;
 
-	kit_args_init(&a, &kit_cmd_demo, argc, argv);
-	while ((c = kit_args_next(&a)) >= 0)
-		;
-	if (c != KIT_ARGS_END)
-		return kit_args_exit(c);
-	if (a.npos)
-		return kit_usage_error("demo takes no arguments (got '%s')", a.pos[0]);
+	rc = kit_args_simple(&kit_cmd_demo, argc, argv, 0, NULL);
+	if (rc >= 0)
+		return rc;
 	if (kit_require_module())
 		return 1;
 	kit_json_init(&j, o);
 	if (kit_json)
 		kit_json_array(&j);
-	for (i = 0; i < KIT_NCMDS; i++) {
-		const char *iter = kit_cmds[i]->name;
+	for (i = 0; kit_iters[i]; i++) {
+		const struct kit_iter *it = kit_iters[i];
 		struct kit_demo d = { KIT_FAIL, "" };
 		char err[512];
 
-		if (!kit_cmds[i]->demo)
-			continue;
 		/* A walk that fails says why in the verdict's detail, not on its own. */
 		kit_capture_errors(err, sizeof(err));
-		kit_cmds[i]->demo(&d);
+		if (it->walker && !kit_module_has_iter(it))
+			kit_demo_set(&d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline %s)",
+				     it->mainline);
+		else
+			it->demo(&d);
 		kit_capture_errors(NULL, 0);
 		if (d.verdict == KIT_FAIL && !d.detail[0])
 			snprintf(d.detail, sizeof(d.detail), "%s", err[0] ? err : "failed");
-		if (!strcmp(iter, "num"))
-			iter = "kit_num";
-		else if (!strcmp(iter, "seq"))
-			iter = "testmod_seq";
-		else if (!strcmp(iter, "tasks"))
-			iter = "kit_task";
-		else if (!strcmp(iter, "cgroups"))
-			iter = "kit_cgroup";
 		if (d.verdict == KIT_FAIL)
 			failed++;
 		if (kit_json) {
 			kit_json_object(&j);
-			kit_json_kstr(&j, "iterator", iter);
+			kit_json_kstr(&j, "iterator", it->name);
 			kit_json_kstr(&j, "verdict", kit_verdicts[d.verdict]);
 			kit_json_kstr(&j, "detail", d.detail);
 			kit_json_object_end(&j);
 		} else {
 			kit_out_printf(o, "%-4s %-12s %s\n", d.verdict == KIT_PASS ? "PASS" :
-				       d.verdict == KIT_SKIP ? "SKIP" : "FAIL", iter, d.detail);
+				       d.verdict == KIT_SKIP ? "SKIP" : "FAIL", it->name, d.detail);
 		}
 	}
 	if (kit_json) {
@@ -99,6 +89,20 @@ static int cmd_demo(int argc, char **argv)
 	return failed ? 1 : 0;
 }
 
+/* The command called name, or NULL. */
+static const struct kit_cmd *kit_find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; kit_cmds[i]; i++)
+		if (!strcmp(name, kit_cmds[i]->name))
+			return kit_cmds[i];
+	for (i = 0; kit_iters[i]; i++)
+		if (!strcmp(name, kit_iters[i]->cmd.name))
+			return &kit_iters[i]->cmd;
+	return NULL;
+}
+
 static void usage(void)
 {
 	struct kit_out *o = &kit_stdout;
@@ -107,7 +111,10 @@ static void usage(void)
 	kit_out_str(o, "usage: iterkit [-v] [--json] [--stats] COMMAND [ARGS]\n\n"
 		    "Runs the iterkit module's BPF iterators inside the kernel and shows what they produce.\n\n"
 		    "commands:\n");
-	for (i = 0; i < KIT_NCMDS; i++)
+	kit_out_printf(o, "  %-8s %s\n", kit_cmd_status.name, kit_cmd_status.help);
+	for (i = 0; kit_iters[i]; i++)
+		kit_out_printf(o, "  %-8s %s\n", kit_iters[i]->cmd.name, kit_iters[i]->cmd.help);
+	for (i = 1; kit_cmds[i]; i++)
 		kit_out_printf(o, "  %-8s %s\n", kit_cmds[i]->name, kit_cmds[i]->help);
 	kit_out_str(o, "\noptions (before or after the command):\n"
 		    "  --json     machine-readable output; errors as {\"error\": ...} on stdout\n"
@@ -118,19 +125,20 @@ static void usage(void)
 	kit_flush();
 }
 
-enum { OPT_VERSION = 0x300 };
-
 static const struct option kit_main_opts[] = {
 	{ "json", no_argument, NULL, KIT_OPT_JSON },
 	{ "stats", no_argument, NULL, KIT_OPT_STATS },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "verbose", no_argument, NULL, KIT_OPT_VERBOSE },
+	{ "help", no_argument, NULL, KIT_OPT_HELP },
+	{ "version", no_argument, NULL, KIT_OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
 
 int main(int argc, char **argv)
 {
+	static const struct kit_cmd kit_cmd_main = { .name = "iterkit", .args = "", .help = "" };
+	const struct kit_cmd *cmd;
+	struct kit_args a = { .cmd = &kit_cmd_main, .argc = argc, .argv = argv };
 	int c, i, rc;
 
 	kit_stats_begin();
@@ -138,6 +146,7 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--json"))
 			kit_json = true;
+	memcpy(a.longopts, kit_main_opts, sizeof(kit_main_opts));
 	opterr = 0;
 	/* "+": stop at the command; its own options come after it. */
 	while ((c = getopt_long(argc, argv, "+hv", kit_main_opts, NULL)) != -1) {
@@ -149,26 +158,30 @@ int main(int argc, char **argv)
 			kit_stats = true;
 			break;
 		case 'v':
+		case KIT_OPT_VERBOSE:
 			kit_verbose = true;
 			break;
 		case 'h':
+		case KIT_OPT_HELP:
 			usage();
 			return 0;
-		case OPT_VERSION:
+		case KIT_OPT_VERSION:
 			kit_out_str(&kit_stdout, "iterkit " ITERKIT_VERSION "\n");
 			return kit_flush();
 		default:
-			return kit_usage_error("unknown option '%s' (see iterkit --help)", argv[optind - 1]);
+			if (optopt >= 0x100)
+				return kit_usage_error("%s takes no value (see iterkit --help)",
+						       kit_opt_name(&a, optopt));
+			return kit_usage_error("unknown option '%s' (see iterkit --help)",
+					       kit_opt_name(&a, optopt));
 		}
 	}
 	if (optind >= argc)
 		return kit_usage_error("no command given (see iterkit --help)");
-	for (i = 0; i < (int)KIT_NCMDS; i++) {
-		if (strcmp(argv[optind], kit_cmds[i]->name))
-			continue;
-		rc = kit_cmds[i]->run(argc - optind, argv + optind);
-		kit_stats_print();
-		return rc;
-	}
-	return kit_usage_error("unknown command '%s' (see iterkit --help)", argv[optind]);
+	cmd = kit_find_cmd(argv[optind]);
+	if (!cmd)
+		return kit_usage_error("unknown command '%s' (see iterkit --help)", argv[optind]);
+	rc = cmd->run(argc - optind, argv + optind);
+	kit_stats_print();
+	return rc;
 }

@@ -6,8 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "outbuf.h"
-#include "json.h"
+#include "out.h"
 
 /* What a demo found: one verdict and one line of detail. */
 enum kit_verdict { KIT_PASS, KIT_FAIL, KIT_SKIP };
@@ -17,7 +16,7 @@ struct kit_demo {
 	char detail[512];
 };
 
-/* One subcommand of the loader. */
+/* One subcommand of the loader (bpftool's shape: a name and what runs it). */
 struct kit_cmd {
 	const char *name;
 	const char *args;		/* synopsis after the name */
@@ -25,12 +24,54 @@ struct kit_cmd {
 	const struct option *opts;	/* its own long options (0-terminated), or NULL */
 	const char *opts_help;		/* lines about them for --help, or NULL */
 	int (*run)(int argc, char **argv);
-	/* Shows the iterator end to end; fills d (a walk error becomes a FAIL). */
-	void (*demo)(struct kit_demo *d);
 };
 
-extern const struct kit_cmd kit_cmd_status, kit_cmd_num, kit_cmd_seq, kit_cmd_tasks,
-	kit_cmd_cgroups, kit_cmd_load, kit_cmd_unload;
+struct kit_iter;
+
+/*
+ * A walk program: the light skeleton of bpf/<skel>.bpf.c, its program
+ * (run with BPF_PROG_TEST_RUN), its .bss and the arrays it writes
+ * records into. KIT_LSKEL() fills this in from the skeleton's names.
+ */
+#define KIT_MAX_RECORD_MAPS 2
+struct kit_skel {
+	void *(*open)(void);
+	int (*load)(void *skel);
+	void (*destroy)(void *skel);
+	size_t prog;			/* offsets in the skeleton of: the program's descriptor */
+	size_t bss_map, bss;		/* the .bss map's descriptor, the pointer to its memory */
+	size_t maps[KIT_MAX_RECORD_MAPS];	/* the record arrays' descriptors (0: none) */
+	const char *map_names[KIT_MAX_RECORD_MAPS];
+	size_t rec_size[KIT_MAX_RECORD_MAPS];
+	size_t bss_size;
+};
+
+/*
+ * One iterator of the module: everything the loader knows about it, in one
+ * place. kit_iters[] lists them, and every list of iterators (the
+ * commands, status, load, demo) is read from it.
+ */
+struct kit_iter {
+	const char *name;		/* the kfuncs' infix: bpf_iter_<name>_new */
+	const char *feature;		/* a kernel kfunc that comes with what it needs */
+	const char *mainline;		/* the mainline version of that feature */
+	struct kit_cmd cmd;		/* its command; cmd.name also names its pin directory */
+	/* Shows the iterator end to end; fills d (a walk error becomes a FAIL). */
+	void (*demo)(struct kit_demo *d);
+	struct kit_skel skel;
+	/* Records a walk produced in record array i, from its bss (0 without records). */
+	uint64_t (*produced)(const void *bss, int i);
+	/* How many records a walk would give now (before a load), or NULL. */
+	uint32_t (*estimate)(void);
+	uint32_t resident_min;		/* least room `iterkit load` keeps */
+	bool walker;			/* kit_task, kit_cgroup: only from 6.7 */
+};
+
+extern const struct kit_iter kit_iter_num, kit_iter_seq, kit_iter_tasks, kit_iter_cgroups;
+/* Every iterator, NULL-terminated. */
+extern const struct kit_iter *const kit_iters[];
+
+extern const struct kit_cmd kit_cmd_status, kit_cmd_load, kit_cmd_unload;
 
 /* Options every command takes, before or after its name. */
 extern bool kit_json;		/* --json */
@@ -48,7 +89,6 @@ struct kit_args {
 	int argc;
 	char **argv;
 	char *arg;			/* the current option's value */
-	const char *name;		/* the current option as written */
 	char *pos[KIT_MAX_POS];		/* positional arguments, in order */
 	int npos;
 	struct option longopts[24];
@@ -59,7 +99,7 @@ struct kit_args {
 
 enum { KIT_ARGS_END = -1, KIT_ARGS_HELP = -2, KIT_ARGS_BAD = -3 };
 /* Values for the common long options (commands use values from 0x200 up). */
-enum { KIT_OPT_JSON = 0x100, KIT_OPT_STATS, KIT_OPT_HELP, KIT_OPT_VERBOSE };
+enum { KIT_OPT_JSON = 0x100, KIT_OPT_STATS, KIT_OPT_HELP, KIT_OPT_VERBOSE, KIT_OPT_VERSION };
 
 void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char **argv);
 /*
@@ -71,6 +111,14 @@ void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char
 int kit_args_next(struct kit_args *a);
 /* The exit status for KIT_ARGS_HELP / KIT_ARGS_BAD. */
 static inline int kit_args_exit(int c) { return c == KIT_ARGS_HELP ? 0 : 2; }
+/*
+ * A command without options of its own: reads them all and checks that
+ * there are npos positional arguments. -1 when all is well, else the exit
+ * status (the error or the help printed).
+ */
+int kit_args_simple(const struct kit_cmd *cmd, int argc, char **argv, int npos, char ***pos);
+/* The name of the option getopt just read, as the user wrote it ("--json", "-x"). */
+const char *kit_opt_name(const struct kit_args *a, int c);
 
 /*
  * Errors: one line, "iterkit: <msg>" on stderr; with --json, {"error": <msg>}
@@ -79,10 +127,18 @@ static inline int kit_args_exit(int c) { return c == KIT_ARGS_HELP ? 0 : 2; }
  */
 int kit_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int kit_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * While set, the next errors carry these lines (the end of a verifier log):
+ * under the error line, or as "verifier_log" in the JSON error.
+ */
+extern const char *kit_error_log;
 /* While buf is set, errors are kept there instead of printed (the demo). */
 void kit_capture_errors(char *buf, size_t len);
 
-/* Strict number parsing: the whole string, in range, else false. */
+/*
+ * Numbers: decimal (leading zeros are decimal too: 010 is ten), or
+ * hexadecimal with 0x; the whole string, in range, else false.
+ */
 bool kit_parse_int(const char *s, long long min, long long max, long long *out);
 /* Seconds with an optional fraction ("0.5"), >= 0. */
 bool kit_parse_seconds(const char *s, double *out);
@@ -90,14 +146,21 @@ bool kit_parse_seconds(const char *s, double *out);
 /* Waits between two walks of --repeat (--interval). */
 void kit_sleep(double seconds);
 
-/* Checks that the module is loaded with its BTF; prints one line if not. */
+/*
+ * Checks that the module is loaded, with its BTF, and of a version this
+ * loader speaks; prints one line if not (exit status 1).
+ */
 int kit_require_module(void);
+/* The module's version (/sys/module/iterkit/version), "" if none. */
+const char *kit_module_version(void);
+/* Whether this loader speaks that module version. */
+bool kit_module_version_ok(const char *version);
 
-/* Whether the module's BTF has this function (so its kfunc is registered). */
+/* From the BTF (libbpf): the module's functions, the kernel's. */
 bool kit_module_has_func(const char *name);
 bool kit_kernel_has_func(const char *name);
 /* The iterator's three kfuncs are all there. */
-bool kit_module_has_iter(const char *iter);
+bool kit_module_has_iter(const struct kit_iter *it);
 
 /* "EINVAL"-style name for an errno value (positive), or NULL. */
 const char *kit_errno_name(int err);
@@ -119,7 +182,10 @@ void kit_stats_walk(void);
 /* Prints the stats line on stderr if --stats was given. */
 void kit_stats_print(void);
 
-/* Output: the command's result, written at exit (or before waiting in --interval). */
+/*
+ * Writes what is buffered for stdout: 0, or 1 after saying why not (a
+ * write error, EPIPE included, stops the command).
+ */
 int kit_flush(void);
 
 #endif

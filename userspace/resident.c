@@ -3,7 +3,11 @@
  * iterkit load / iterkit unload: keeps the walk programs loaded, pinned in
  * the BPF filesystem, so that a walk costs a few syscalls instead of a
  * verification. While they are pinned, the kernel holds the module
- * (rmmod says it is in use): `iterkit unload` lets it go.
+ * (rmmod says it is in use): `iterkit unload` lets it go, and waits until
+ * the kernel has freed the programs.
+ *
+ * Locks: load and unload hold KIT_PIN_ROOT's lock against each other; a
+ * walk holds its program directory's lock for the walk alone (walk.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -11,22 +15,58 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <bpf/bpf.h>
 #include "iterkit.h"
 #include "walk.h"
+#include "resident.h"
 
 #define BPF_FS_MAGIC 0xcafe4a11
 #define KIT_BPF_FS "/sys/fs/bpf"
+/* How long unload waits for the kernel to free the programs (it frees them after an RCU grace period). */
+#define KIT_UNLOAD_WAIT_MS 30000
 
-static const struct kit_prog_type *const kit_resident_types[] = {
-	&kit_prog_num, &kit_prog_seq, &kit_prog_tasks, &kit_prog_cgroups,
-};
+int kit_resident_list(struct kit_resident *res, int max)
+{
+	struct dirent *de, *pe;
+	DIR *d = opendir(KIT_PIN_ROOT), *pd;
+	int n = 0, i;
 
-#define KIT_NTYPES (sizeof(kit_resident_types) / sizeof(kit_resident_types[0]))
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n < max) {
+		struct kit_resident *r = &res[n];
 
-/* Removes dir and everything below it; counts the programs ("prog" pins). */
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
+			continue;
+		memset(r, 0, sizeof(*r));
+		snprintf(r->dir, sizeof(r->dir), "%s/%s", KIT_PIN_ROOT, de->d_name);
+		r->this_build = !strcmp(de->d_name, kit_progs_id());
+		pd = opendir(r->dir);
+		while (pd && (pe = readdir(pd)) && r->nprogs < KIT_MAX_RESIDENT_PROGS)
+			if (pe->d_name[0] != '.' && pe->d_type == DT_DIR)
+				snprintf(r->progs[r->nprogs++], sizeof(r->progs[0]), "%.31s", pe->d_name);
+		if (pd)
+			closedir(pd);
+		/* this build's first */
+		if (r->this_build && n) {
+			struct kit_resident t = *r;
+
+			for (i = n; i > 0; i--)
+				res[i] = res[i - 1];
+			res[0] = t;
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Removes name (under parent) and everything below it; counts the programs ("prog" pins). */
 static int kit_remove_tree(int parent, const char *name, int *progs)
 {
 	struct dirent *de;
@@ -60,106 +100,85 @@ static int kit_remove_tree(int parent, const char *name, int *progs)
 	return err;
 }
 
-/* Removes every entry of KIT_PIN_ROOT but keep. */
-static void kit_remove_others(const char *keep, int *progs)
+/* Removes every entry of KIT_PIN_ROOT (root_fd) but keep; 0 or -errno. */
+static int kit_remove_entries(int root_fd, const char *keep, int *progs)
 {
 	struct dirent *de;
-	DIR *d = opendir(KIT_PIN_ROOT);
+	int fd = dup(root_fd), err = 0;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d)) && !err)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    (!keep || strcmp(de->d_name, keep)))
+			err = kit_remove_tree(root_fd, de->d_name, progs);
+	closedir(d);
+	return err;
+}
+
+/* KIT_PIN_ROOT, created if need be, open and locked against another load or unload: its fd. */
+static int kit_lock_root(bool create)
+{
+	struct statfs sfs;
 	int fd;
 
-	if (!d)
-		return;
-	fd = dirfd(d);
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, keep))
-			kit_remove_tree(fd, de->d_name, progs);
-	closedir(d);
-}
-
-static int kit_pin(int fd, const char *dir, const char *name)
-{
-	char path[512];
-	union bpf_attr attr;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	memset(&attr, 0, sizeof(attr));
-	attr.pathname = (long)path;
-	attr.bpf_fd = fd;
-	return skel_sys_bpf(BPF_OBJ_PIN, &attr, sizeof(attr)) < 0 ? -errno : 0;
-}
-
-/* Room a resident program keeps: four times what there is now, at least min. */
-static uint32_t kit_resident_room(const struct kit_prog_type *t)
-{
-	uint64_t now = t->estimate ? t->estimate() : 0, room = 4 * now;
-	uint32_t min = t == &kit_prog_tasks ? 16384 : 1024;
-
-	if (!t->maps[0])
-		return 0;
-	return room < min ? min : room > (1u << 24) ? (1u << 24) : (uint32_t)room;
-}
-
-static int load_run(int argc, char **argv)
-{
-	char tmp[256], dir[256];
-	const char *pinned[KIT_NTYPES];
-	uint32_t rooms[KIT_NTYPES];
-	struct kit_args a;
-	struct statfs sfs;
-	size_t i, n = 0;
-	int c, err, progs = 0;
-
-	kit_args_init(&a, &kit_cmd_load, argc, argv);
-	while ((c = kit_args_next(&a)) >= 0)
-		;
-	if (c != KIT_ARGS_END)
-		return kit_args_exit(c);
-	if (a.npos)
-		return kit_usage_error("load takes no arguments (got '%s')", a.pos[0]);
-	if (kit_require_module())
-		return 1;
 	if (statfs(KIT_BPF_FS, &sfs) || sfs.f_type != BPF_FS_MAGIC)
 		return kit_error("no BPF filesystem at %s to pin the programs in (mount -t bpf bpf %s)",
-				 KIT_BPF_FS, KIT_BPF_FS);
-	if (mkdir(KIT_PIN_ROOT, 0700) && errno != EEXIST)
-		return kit_error("creating %s failed: %s", KIT_PIN_ROOT, strerror(errno));
-	/* Built aside and renamed into place: a walk never sees half of it (bpffs names have no dots). */
-	snprintf(tmp, sizeof(tmp), "%s/new-%d", KIT_PIN_ROOT, (int)getpid());
-	snprintf(dir, sizeof(dir), "%s", kit_pin_dir());
-	if (mkdir(tmp, 0700))
-		return kit_error("creating %s failed: %s", tmp, strerror(errno));
-	for (i = 0; i < KIT_NTYPES; i++) {
-		const struct kit_prog_type *t = kit_resident_types[i];
-		struct kit_prog p;
-		char sub[300];
-		int m;
+				 KIT_BPF_FS, KIT_BPF_FS), -1;
+	if (create && mkdir(KIT_PIN_ROOT, 0700) && errno != EEXIST)
+		return kit_error("creating %s failed: %s", KIT_PIN_ROOT, strerror(errno)), -1;
+	fd = open(KIT_PIN_ROOT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT && !create)
+			return -2;	/* nothing was ever loaded */
+		return kit_error("opening %s failed: %s", KIT_PIN_ROOT, strerror(errno)), -1;
+	}
+	if (flock(fd, LOCK_EX)) {
+		kit_error("locking %s failed: %s", KIT_PIN_ROOT, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
 
-		if (!kit_module_has_iter(t->iter))
-			continue;	/* walkers before 6.7 */
-		if (kit_prog_load(&p, t, kit_resident_room(t)))
-			goto fail;
-		snprintf(sub, sizeof(sub), "%s/%s", tmp, t->name);
-		err = mkdir(sub, 0700) ? -errno : 0;
-		if (!err)
-			err = kit_pin(p.prog_fd, sub, "prog");
-		if (!err)
-			err = kit_pin(p.bss_fd, sub, "bss");
-		for (m = 0; !err && m < KIT_MAX_RECORD_MAPS && t->maps[m]; m++)
-			err = kit_pin(p.rec[m].fd, sub, t->maps[m]);
-		rooms[n] = p.rec[0].room;
-		kit_prog_close(&p);
-		if (err) {
-			kit_error("pinning the %s program in %s failed: %s", t->iter, sub, strerror(-err));
-			goto fail;
-		}
-		pinned[n++] = t->name;
+/* Room a resident program keeps: four times what there is now, at least its minimum. */
+static uint32_t kit_resident_room(const struct kit_iter *it)
+{
+	uint64_t now = it->estimate ? it->estimate() : 0, room = 4 * now;
+
+	if (!it->skel.maps[0])
+		return 0;
+	return room < it->resident_min ? it->resident_min :
+	       room > (1u << 24) ? (1u << 24) : (uint32_t)room;
+}
+
+static int kit_pin_prog(const struct kit_prog *p, const char *sub)
+{
+	char path[512];
+	int m, err;
+
+	if (mkdir(sub, 0700))
+		return -errno;
+	snprintf(path, sizeof(path), "%s/prog", sub);
+	err = bpf_obj_pin(p->prog_fd, path);
+	snprintf(path, sizeof(path), "%s/bss", sub);
+	if (!err)
+		err = bpf_obj_pin(p->bss_fd, path);
+	for (m = 0; !err && m < KIT_MAX_RECORD_MAPS && p->it->skel.maps[m]; m++) {
+		snprintf(path, sizeof(path), "%s/%s", sub, p->it->skel.map_names[m]);
+		err = bpf_obj_pin(p->rec[m].fd, path);
 	}
-	/* Replaces what an earlier `iterkit load` left, of this build or another. */
-	kit_remove_others(tmp + sizeof(KIT_PIN_ROOT), &progs);
-	if (rename(tmp, dir)) {
-		kit_error("moving the programs to %s failed: %s", dir, strerror(errno));
-		goto fail;
-	}
+	return err < 0 ? -errno : 0;
+}
+
+static void load_print(const char *dir, const struct kit_iter **pinned, const uint32_t *rooms, int n)
+{
+	int i;
+
 	if (kit_json) {
 		struct kit_json j;
 
@@ -170,7 +189,7 @@ static int load_run(int argc, char **argv)
 		kit_json_array(&j);
 		for (i = 0; i < n; i++) {
 			kit_json_object(&j);
-			kit_json_kstr(&j, "name", pinned[i]);
+			kit_json_kstr(&j, "name", pinned[i]->cmd.name);
 			if (rooms[i])
 				kit_json_kuint(&j, "room", rooms[i]);
 			kit_json_object_end(&j);
@@ -178,48 +197,154 @@ static int load_run(int argc, char **argv)
 		kit_json_array_end(&j);
 		kit_json_object_end(&j);
 		kit_json_end(&j);
-	} else {
-		kit_out_printf(&kit_stdout, "resident in %s:", dir);
-		for (i = 0; i < n; i++) {
-			kit_out_printf(&kit_stdout, " %s", pinned[i]);
-			if (rooms[i])
-				kit_out_printf(&kit_stdout, " (room for %u)", rooms[i]);
-		}
-		kit_out_str(&kit_stdout, "\n");
+		return;
 	}
+	kit_out_printf(&kit_stdout, "resident in %s:", dir);
+	for (i = 0; i < n; i++) {
+		kit_out_printf(&kit_stdout, " %s", pinned[i]->cmd.name);
+		if (rooms[i])
+			kit_out_printf(&kit_stdout, " (room for %u)", rooms[i]);
+	}
+	kit_out_str(&kit_stdout, "\n");
+}
+
+static int load_run(int argc, char **argv)
+{
+	const struct kit_iter *pinned[8];
+	char tmp[256], dir[256];
+	uint32_t rooms[8];
+	int rc, root, i, n = 0, progs = 0;
+
+	rc = kit_args_simple(&kit_cmd_load, argc, argv, 0, NULL);
+	if (rc >= 0)
+		return rc;
+	if (kit_require_module())
+		return 1;
+	root = kit_lock_root(true);
+	if (root < 0)
+		return 1;
+	/* Built aside and renamed into place: a walk never sees half of it (bpffs names have no dots). */
+	snprintf(tmp, sizeof(tmp), "%s/new-%d", KIT_PIN_ROOT, (int)getpid());
+	snprintf(dir, sizeof(dir), "%s", kit_pin_dir());
+	if (mkdir(tmp, 0700)) {
+		kit_error("creating %s failed: %s", tmp, strerror(errno));
+		close(root);
+		return 1;
+	}
+	for (i = 0; kit_iters[i]; i++) {
+		const struct kit_iter *it = kit_iters[i];
+		struct kit_prog p;
+		char sub[300];
+		int err;
+
+		if (it->walker && !kit_module_has_iter(it))
+			continue;	/* walkers before 6.7 */
+		if (kit_prog_load(&p, it, kit_resident_room(it)))
+			goto fail;
+		snprintf(sub, sizeof(sub), "%s/%s", tmp, it->cmd.name);
+		err = kit_pin_prog(&p, sub);
+		rooms[n] = p.rec[0].room;
+		kit_prog_close(&p);
+		if (err) {
+			kit_error("pinning the %s program in %s failed: %s", it->name, sub, strerror(-err));
+			goto fail;
+		}
+		pinned[n++] = it;
+	}
+	/* Replaces what an earlier `iterkit load` left, of this build or another. */
+	if (kit_remove_entries(root, tmp + sizeof(KIT_PIN_ROOT), &progs) ||
+	    rename(tmp, dir)) {
+		kit_error("moving the programs to %s failed: %s", dir, strerror(errno));
+		goto fail;
+	}
+	close(root);
+	load_print(dir, pinned, rooms, n);
 	return kit_flush();
 fail:
 	kit_remove_tree(AT_FDCWD, tmp, &progs);
+	close(root);
 	return 1;
+}
+
+static long long kit_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* The module's reference count, -1 when it is not loaded. */
+static long kit_module_refcnt(void)
+{
+	FILE *f = fopen("/sys/module/iterkit/refcnt", "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+/*
+ * After the pins are gone the kernel frees the programs, and lets the
+ * module go, only after an RCU grace period and a work item: until then
+ * rmmod says the module is in use. Each program holds one reference to
+ * the module (its kfuncs' BTF): waits (bounded) until the count is down
+ * by the programs unloaded, from before0, or at 0. The count at the end.
+ */
+static long kit_wait_module_free(long before, int progs)
+{
+	long long deadline = kit_now_ms() + KIT_UNLOAD_WAIT_MS;
+	long n = kit_module_refcnt();
+
+	while (n > 0 && n > before - progs && kit_now_ms() < deadline) {
+		usleep(20000);
+		n = kit_module_refcnt();
+	}
+	return n;
 }
 
 static int unload_run(int argc, char **argv)
 {
-	struct kit_args a;
-	int c, err, progs = 0;
+	int rc, err = 0, root, progs = 0;
+	long refcnt = -1, before;
 
-	kit_args_init(&a, &kit_cmd_unload, argc, argv);
-	while ((c = kit_args_next(&a)) >= 0)
-		;
-	if (c != KIT_ARGS_END)
-		return kit_args_exit(c);
-	if (a.npos)
-		return kit_usage_error("unload takes no arguments (got '%s')", a.pos[0]);
+	rc = kit_args_simple(&kit_cmd_unload, argc, argv, 0, NULL);
+	if (rc >= 0)
+		return rc;
+	root = kit_lock_root(false);
+	if (root == -1)
+		return 1;
 	/* Every build's programs go, not only this one's. */
-	err = kit_remove_tree(AT_FDCWD, KIT_PIN_ROOT, &progs);
+	before = kit_module_refcnt();
+	if (root >= 0) {
+		err = kit_remove_entries(root, NULL, &progs);
+		close(root);
+	}
 	if (err)
-		return kit_error("removing %s failed: %s", KIT_PIN_ROOT, strerror(-err));
+		return kit_error("removing what is in %s failed: %s", KIT_PIN_ROOT, strerror(-err));
+	if (progs)
+		refcnt = kit_wait_module_free(before, progs);
 	if (kit_json) {
 		struct kit_json j;
 
 		kit_json_init(&j, &kit_stdout);
 		kit_json_object(&j);
 		kit_json_kuint(&j, "unloaded", progs);
+		if (refcnt >= 0)
+			kit_json_kint(&j, "module_refcnt", refcnt);
 		kit_json_object_end(&j);
 		kit_json_end(&j);
 	} else if (progs) {
-		kit_out_printf(&kit_stdout, "unloaded %d resident program%s (%s)\n", progs,
+		kit_out_printf(&kit_stdout, "unloaded %d resident program%s (%s)", progs,
 			       progs == 1 ? "" : "s", KIT_PIN_ROOT);
+		if (refcnt > 0)
+			kit_out_printf(&kit_stdout, "; the module is still in use (%ld references: other BPF programs)",
+				       refcnt);
+		kit_out_char(&kit_stdout, '\n');
 	} else {
 		kit_out_str(&kit_stdout, "no resident programs\n");
 	}
@@ -236,6 +361,6 @@ const struct kit_cmd kit_cmd_load = {
 const struct kit_cmd kit_cmd_unload = {
 	.name = "unload",
 	.args = "",
-	.help = "remove the programs `iterkit load` pinned (the module can then be unloaded)",
+	.help = "remove the programs `iterkit load` pinned and wait until the kernel lets the module go",
 	.run = unload_run,
 };

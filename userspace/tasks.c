@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iterkit tasks [--pid PID] [--threads] [--tree] [--repeat N] [--interval S]:
- * processes or threads as one kit_task walk in the kernel sees them.
+ * iterkit tasks [--pid PID] [--threads] [--tree] [--host] [--repeat N] [--interval S]:
+ * processes or threads as one kit_task walk in the kernel sees them, with
+ * the ids of the caller's pid namespace (--host: the initial one's).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "iterkit.h"
 #include "walk.h"
+#include "iterkit.bpf.h"
 #include "kit_task_record.h"
+#include "task_state.h"
 #include "kit_task.lskel.h"
-
-/* Mirrors KIT_TASK_* of iterkit.bpf.h. */
-enum { WALK_ALL_PROCS = 0, WALK_ALL_THREADS = 1, WALK_PROC_THREADS = 2 };
 
 #define PF_KTHREAD_BIT 0x00200000	/* PF_KTHREAD in include/linux/sched.h */
 #define TREE_MAX_DEPTH 512
@@ -23,33 +22,11 @@ enum { WALK_ALL_PROCS = 0, WALK_ALL_THREADS = 1, WALK_PROC_THREADS = 2 };
 struct tasks_in {
 	int pid;
 	unsigned int flags;
+	unsigned int host;
+	bool tree;
 };
 
-static int tasks_load(struct kit_prog *p, uint32_t room)
-{
-	struct kit_task_bpf *s = kit_task_bpf__open();
-	int err;
-
-	if (!s)
-		return -ENOMEM;
-	s->maps.records.max_entries = room;
-	err = KIT_LSKEL_LOAD(kit_task, s);
-	if (err)
-		return err;
-	p->skel = s;
-	p->prog_fd = s->progs.kit_task_walk.prog_fd;
-	p->bss_fd = s->maps.bss.map_fd;
-	p->bss = s->bss;
-	p->rec[0].fd = s->maps.records.map_fd;
-	return 0;
-}
-
-static void tasks_destroy(void *skel)
-{
-	kit_task_bpf__destroy(skel);
-}
-
-static uint64_t tasks_produced(const void *bss)
+static uint64_t tasks_produced(const void *bss, int i)
 {
 	return ((const struct kit_task_bpf__bss *)bss)->count;
 }
@@ -68,18 +45,6 @@ static uint32_t tasks_estimate(void)
 	return total ? total + 1 /* the idle task */ : 4096;
 }
 
-const struct kit_prog_type kit_prog_tasks = {
-	.name = "tasks",
-	.iter = "kit_task",
-	.bss_size = sizeof(struct kit_task_bpf__bss),
-	.maps = { "records" },
-	.rec_size = { sizeof(struct kit_task_rec) },
-	.load = tasks_load,
-	.destroy = tasks_destroy,
-	.produced = tasks_produced,
-	.estimate = tasks_estimate,
-};
-
 static void tasks_set_inputs(void *bss, const void *in)
 {
 	struct kit_task_bpf__bss *b = bss;
@@ -87,16 +52,7 @@ static void tasks_set_inputs(void *bss, const void *in)
 
 	b->pid = i->pid;
 	b->flags = i->flags;
-}
-
-/* One walk; the records stay mapped in p until the next walk or close. */
-static int tasks_walk(struct kit_prog *p, const struct tasks_in *in)
-{
-	if (!kit_module_has_iter("kit_task"))
-		return kit_error("the iterkit module has no kit_task kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline 6.7)");
-	if (!p->type && kit_prog_open(p, &kit_prog_tasks, kit_room_for(tasks_estimate())))
-		return 1;
-	return kit_prog_walk(p, tasks_set_inputs, in);
+	b->host = i->host;
 }
 
 static const struct kit_task_rec *tasks_recs(const struct kit_prog *p)
@@ -106,23 +62,12 @@ static const struct kit_task_rec *tasks_recs(const struct kit_prog *p)
 
 static size_t tasks_count(const struct kit_prog *p)
 {
-	return tasks_produced(p->bss);
+	return tasks_produced(p->out, 0);
 }
 
-/* The one-letter state of /proc/PID/stat, from __state and exit_state. */
 static char state_letter(const struct kit_task_rec *r)
 {
-	static const char letters[] = "RSDTtXZP";
-	unsigned int s = (r->state & 0x7f) | r->exit_state;
-	int bit = 0;
-
-	if (r->state == (0x0002 | 0x0400))	/* TASK_IDLE: uninterruptible, no load */
-		return 'I';
-	while (s && bit < 7) {
-		s >>= 1;
-		bit++;
-	}
-	return letters[bit];
+	return kit_task_state(r->state, r->exit_state);
 }
 
 static size_t comm_len(const struct kit_task_rec *r)
@@ -147,12 +92,11 @@ static void print_json(struct kit_out *o, const struct kit_task_rec *v, size_t n
 	kit_json_array(&j);
 	for (i = 0; i < n; i++) {
 		const struct kit_task_rec *r = &v[i];
-		size_t clen = comm_len(r);
 		char *p;
 
 		kit_json_break(&j);
 		kit_json_item(&j);
-		p = kit_out_reserve(o, 192);
+		p = kit_out_reserve(o, 160 + KIT_JSON_STR_ROOM(sizeof(r->comm)));
 		if (!p)
 			break;
 		p = kit_fmt_i64(KIT_PUT(p, "{\"pid\":"), r->tgid);
@@ -163,18 +107,8 @@ static void print_json(struct kit_out *o, const struct kit_task_rec *v, size_t n
 		*p++ = state_letter(r);
 		p = kit_fmt_i64(KIT_PUT(p, "\",\"threads\":"), r->nr_threads);
 		p = r->flags & PF_KTHREAD_BIT ? KIT_PUT(p, ",\"kthread\":true") : KIT_PUT(p, ",\"kthread\":false");
-		if (kit_json_is_plain(r->comm, clen)) {
-			p = KIT_PUT(p, ",\"comm\":\"");
-			p = kit_put(p, r->comm, clen);
-			p = KIT_PUT(p, "\"}");
-			kit_out_commit(o, p);
-			continue;
-		}
-		kit_out_commit(o, p);
-		kit_json_inside_object(&j);	/* the writer adds the last member */
-		kit_json_key(&j, "comm");
-		kit_json_strn(&j, r->comm, clen);
-		kit_json_object_end(&j);
+		p = kit_json_put_str(KIT_PUT(p, ",\"comm\":"), r->comm, comm_len(r));
+		kit_out_commit(o, KIT_PUT(p, "}"));
 	}
 	kit_json_break(&j);
 	kit_json_array_end(&j);
@@ -193,17 +127,17 @@ static void print_table(struct kit_out *o, const struct kit_task_rec *v, size_t 
 		const struct kit_task_rec *r = &v[i];
 		bool kthread = r->flags & PF_KTHREAD_BIT;
 
-		kit_out_i64_w(o, r->tgid, 7);
-		kit_out_i64_w(o, r->pid, 8);
-		kit_out_i64_w(o, r->ppid, 8);
-		kit_out_i64_w(o, r->uid, 7);
+		kit_out_i64(o, r->tgid, 7);
+		kit_out_i64(o, r->pid, 8);
+		kit_out_i64(o, r->ppid, 8);
+		kit_out_i64(o, r->uid, 7);
 		kit_out_char(o, ' ');
 		kit_out_char(o, state_letter(r));
-		kit_out_i64_w(o, r->nr_threads, 5);
+		kit_out_i64(o, r->nr_threads, 5);
 		kit_out_char(o, ' ');
 		if (kthread)
 			kit_out_char(o, '[');
-		kit_out_mem(o, r->comm, comm_len(r));
+		kit_out_text(o, r->comm, comm_len(r));
 		if (kthread)
 			kit_out_char(o, ']');
 		kit_out_char(o, '\n');
@@ -236,9 +170,9 @@ static void tree_print(struct kit_out *o, struct tree *t, int32_t at, size_t ple
 		kit_out_mem(o, t->prefix, plen);
 		kit_out_str(o, last ? "`-" : "|-");
 	}
-	kit_out_mem(o, r->comm, comm_len(r));
+	kit_out_text(o, r->comm, comm_len(r));
 	kit_out_char(o, '(');
-	kit_out_i64(o, r->tgid);
+	kit_out_i64(o, r->tgid, 0);
 	kit_out_str(o, ")\n");
 	if (t->first[at] < 0 || depth >= TREE_MAX_DEPTH)
 		return;
@@ -312,48 +246,59 @@ static int print_tree(struct kit_out *o, const struct kit_task_rec *v, size_t n)
 	return 0;
 }
 
-enum { OPT_PID = 0x200, OPT_THREADS, OPT_TREE, OPT_REPEAT, OPT_INTERVAL };
+enum { OPT_PID = 0x200, OPT_THREADS, OPT_TREE };
 
 static const struct option tasks_opts[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "tree", no_argument, NULL, OPT_TREE },
-	{ "repeat", required_argument, NULL, OPT_REPEAT },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	KIT_WALK_OPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
+static int tasks_show(struct kit_prog *p, const void *in, void *ctx)
+{
+	const struct kit_task_bpf__bss *b = p->out;
+	const struct tasks_in *i = in;
+
+	if (b->ret == -ESRCH)
+		return kit_error("no process with pid %d%s", i->pid,
+				 b->ns_level ? " in this pid namespace" : "");
+	if (b->ret)
+		return kit_error("bpf_iter_kit_task_new() failed: %s", strerror(-b->ret));
+	if (kit_json)
+		print_json(&kit_stdout, tasks_recs(p), tasks_count(p));
+	else if (i->tree)
+		return print_tree(&kit_stdout, tasks_recs(p), tasks_count(p));
+	else
+		print_table(&kit_stdout, tasks_recs(p), tasks_count(p));
+	return 0;
+}
+
 static int tasks_run(int argc, char **argv)
 {
-	bool threads = false, tree = false, have_pid = false;
-	long long pid = 0, repeat = 1, k;
 	struct tasks_in in = {};
-	struct kit_prog p = {};
-	double interval = 0;
+	struct kit_walk_cmd w = {
+		.it = &kit_iter_tasks, .set_inputs = tasks_set_inputs, .in = &in,
+		.show = tasks_show, .repeat = 1,
+	};
+	bool threads = false, host = false;
+	long long pid = 0;
 	struct kit_args a;
-	int c, rc = 0;
+	int c;
 
-	kit_args_init(&a, &kit_cmd_tasks, argc, argv);
-	while ((c = kit_args_next(&a)) >= 0) {
+	kit_args_init(&a, &kit_iter_tasks.cmd, argc, argv);
+	while ((c = kit_walk_args_next(&a, &w, &host)) >= 0) {
 		switch (c) {
 		case OPT_THREADS:
 			threads = true;
 			break;
 		case OPT_TREE:
-			tree = true;
+			in.tree = true;
 			break;
 		case OPT_PID:
 			if (!kit_parse_int(a.arg, 1, 0x7fffffff, &pid))
 				return kit_usage_error("--pid needs a process id > 0, got '%s'", a.arg);
-			have_pid = true;
-			break;
-		case OPT_REPEAT:
-			if (!kit_parse_int(a.arg, 1, 1000000000, &repeat))
-				return kit_usage_error("--repeat needs a count >= 1, got '%s'", a.arg);
-			break;
-		case OPT_INTERVAL:
-			if (!kit_parse_seconds(a.arg, &interval))
-				return kit_usage_error("--interval needs seconds (e.g. 1 or 0.5), got '%s'", a.arg);
 			break;
 		}
 	}
@@ -361,52 +306,16 @@ static int tasks_run(int argc, char **argv)
 		return kit_args_exit(c);
 	if (a.npos)
 		return kit_usage_error("tasks: unknown argument '%s' (see iterkit tasks --help)", a.pos[0]);
-	if (tree && (threads || have_pid))
+	if (in.tree && (threads || pid))
 		return kit_usage_error("--tree shows processes; it does not combine with --threads or --pid");
-	if (tree && kit_json)
+	if (in.tree && kit_json)
 		return kit_usage_error("--tree is a text view; --json already gives each task's ppid");
 	in.pid = pid;
-	in.flags = have_pid ? WALK_PROC_THREADS : threads ? WALK_ALL_THREADS : WALK_ALL_PROCS;
-
+	in.flags = pid ? KIT_TASK_PROC_THREADS : threads ? KIT_TASK_ALL_THREADS : KIT_TASK_ALL_PROCS;
+	in.host = host;
 	if (kit_require_module())
 		return 1;
-	kit_phase("start");
-	for (k = 0; k < repeat && !rc; k++) {
-		const struct kit_task_bpf__bss *b;
-
-		/* Each walk's output goes out before the next walk (and the wait). */
-		if (k) {
-			rc = kit_flush();
-			kit_phase("write");
-		}
-		if (k && interval > 0) {
-			kit_sleep(interval);
-			kit_phase("sleep");
-		}
-		if (rc || tasks_walk(&p, &in)) {
-			rc = 1;
-			break;
-		}
-		b = p.bss;
-		if (b->ret == -ESRCH)
-			rc = kit_error("no process with pid %lld", pid);
-		else if (b->ret)
-			rc = kit_error("bpf_iter_kit_task_new() failed: %s", strerror(-b->ret));
-		else if (kit_json)
-			print_json(&kit_stdout, tasks_recs(&p), tasks_count(&p));
-		else if (tree)
-			rc = print_tree(&kit_stdout, tasks_recs(&p), tasks_count(&p));
-		else
-			print_table(&kit_stdout, tasks_recs(&p), tasks_count(&p));
-		if (!rc && !kit_json && k + 1 < repeat)
-			kit_out_char(&kit_stdout, '\n');
-		kit_phase("format");
-	}
-	kit_prog_close(&p);
-	if (!rc)
-		rc = kit_flush();
-	kit_phase("write");
-	return rc;
+	return kit_walk_run(&w);
 }
 
 /* Reads /proc/self/comm (independent of BPF) into out. */
@@ -424,18 +333,15 @@ static void proc_self_comm(char *out, size_t len)
 
 static void tasks_demo(struct kit_demo *d)
 {
-	struct tasks_in in = { 0, WALK_ALL_PROCS };
+	struct tasks_in in = { 0, KIT_TASK_ALL_PROCS, 0, false };
 	const struct kit_task_rec *self = NULL, *v;
 	char comm[32], kcomm[17] = "";
-	struct kit_prog p = {};
+	struct kit_prog p;
 	size_t i, n;
 	bool pass;
 
-	if (!kit_module_has_iter("kit_task")) {
-		kit_demo_set(d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline 6.7)");
-		return;
-	}
-	if (tasks_walk(&p, &in)) {
+	kit_prog_init(&p);
+	if (kit_prog_walk(&p, &kit_iter_tasks, tasks_set_inputs, &in)) {
 		kit_prog_close(&p);
 		d->verdict = KIT_FAIL;
 		return;
@@ -448,7 +354,9 @@ static void tasks_demo(struct kit_demo *d)
 	proc_self_comm(comm, sizeof(comm));
 	if (self)
 		memcpy(kcomm, self->comm, comm_len(self));
-	pass = !((const struct kit_task_bpf__bss *)p.bss)->ret && n > 2 && v[0].tgid == 0 && self &&
+	/* In the initial pid namespace the idle task comes first, as pid 0. */
+	pass = !((const struct kit_task_bpf__bss *)p.out)->ret && n > 2 && self &&
+	       (((const struct kit_task_bpf__bss *)p.out)->ns_level || v[0].tgid == 0) &&
 	       self->ppid == getppid() && !strcmp(kcomm, comm);
 	kit_demo_set(d, pass ? KIT_PASS : KIT_FAIL,
 		     "walked %zu processes from pid %d; found itself as pid %d ppid %d comm '%s' (getpid %d, getppid %d, /proc/self/comm '%s')",
@@ -457,16 +365,29 @@ static void tasks_demo(struct kit_demo *d)
 	kit_prog_close(&p);
 }
 
-const struct kit_cmd kit_cmd_tasks = {
-	.name = "tasks",
-	.args = "[--pid PID] [--threads] [--tree] [--repeat N] [--interval SECONDS]",
-	.help = "list processes (or threads) from one kit_task walk in the kernel",
-	.opts = tasks_opts,
-	.opts_help = "  --pid PID          the threads of one process\n"
-		     "  --threads          every thread, not only processes\n"
-		     "  --tree             processes under their parents (text only)\n"
-		     "  --repeat N         walk N times (the program is loaded once)\n"
-		     "  --interval SECONDS wait between the walks of --repeat\n",
-	.run = tasks_run,
+KIT_LSKEL_FNS(kit_task)
+
+const struct kit_iter kit_iter_tasks = {
+	.name = "kit_task",
+	.feature = "bpf_iter_task_new",
+	.mainline = "6.7",
+	.cmd = {
+		.name = "tasks",
+		.args = "[--pid PID] [--threads] [--tree] [--host] [--repeat N] [--interval SECONDS]",
+		.help = "list processes (or threads) from one kit_task walk in the kernel",
+		.opts = tasks_opts,
+		.opts_help = "  --pid PID          the threads of one process (a pid of this pid namespace)\n"
+			     "  --threads          every thread, not only processes\n"
+			     "  --tree             processes under their parents (text only)\n"
+			     "  --host             every task, with the initial pid namespace's ids\n"
+			     KIT_WALK_OPTS_HELP,
+		.run = tasks_run,
+	},
 	.demo = tasks_demo,
+	.skel = KIT_LSKEL(kit_task, kit_task_walk,
+			  KIT_LSKEL_MAP(0, kit_task, records, struct kit_task_rec)),
+	.produced = tasks_produced,
+	.estimate = tasks_estimate,
+	.resident_min = 16384,
+	.walker = true,
 };

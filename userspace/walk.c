@@ -5,68 +5,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include "iterkit.h"
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
 #include "walk.h"
 #include "progs_id.h"
 
 /* How many times a walk is repeated when tasks keep appearing faster than room grows. */
 #define KIT_WALK_TRIES 4
-
-static char *kit_log_buf;
+/* Lines of the verifier's log shown when it rejects a program (-v: all). */
+#define KIT_LOG_TAIL 12
 #define KIT_LOG_SIZE (16u << 20)
 
-void kit_lskel_log_setup(struct bpf_loader_ctx *ctx)
-{
-	if (!kit_verbose)
-		return;
-	if (!kit_log_buf)
-		kit_log_buf = calloc(1, KIT_LOG_SIZE);
-	if (!kit_log_buf)
-		return;
-	kit_log_buf[0] = '\0';
-	ctx->log_level = 1;
-	ctx->log_size = KIT_LOG_SIZE;
-	ctx->log_buf = (long)kit_log_buf;
-}
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
 
-void kit_lskel_log_show(const struct bpf_loader_ctx *ctx)
+const char *kit_progs_id(void)
 {
-	if (kit_verbose && kit_log_buf && ctx->log_level)
-		fprintf(stderr, "%s", kit_log_buf);
+	return KIT_PROGS_ID;
 }
 
 const char *kit_pin_dir(void)
 {
 	return KIT_PIN_ROOT "/" KIT_PROGS_ID;
-}
-
-static int kit_bpf(int cmd, union bpf_attr *attr, unsigned int size)
-{
-	return skel_sys_bpf(cmd, attr, size);
-}
-
-static int kit_obj_get(const char *path)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.pathname = (long)path;
-	return kit_bpf(BPF_OBJ_GET, &attr, sizeof(attr));
-}
-
-static int kit_map_info(int fd, struct bpf_map_info *info)
-{
-	union bpf_attr attr;
-
-	memset(info, 0, sizeof(*info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(*info);
-	attr.info.info = (long)info;
-	return kit_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
 }
 
 static size_t kit_page_up(size_t n)
@@ -76,40 +44,56 @@ static size_t kit_page_up(size_t n)
 	return (n + page - 1) / page * page;
 }
 
-static void kit_prog_reset(struct kit_prog *p, const struct kit_prog_type *t)
+#define KIT_SKEL_AT(s, off, type) ((type *)((char *)(s) + (off)))
+
+void kit_prog_init(struct kit_prog *p)
 {
 	int i;
 
 	memset(p, 0, sizeof(*p));
-	p->type = t;
-	p->prog_fd = p->bss_fd = p->lock_fd = -1;
+	p->prog_fd = p->bss_fd = p->dir_fd = -1;
 	for (i = 0; i < KIT_MAX_RECORD_MAPS; i++)
 		p->rec[i].fd = -1;
+}
+
+static void kit_records_drop(struct kit_prog *p)
+{
+	int i;
+
+	for (i = 0; i < KIT_MAX_RECORD_MAPS; i++) {
+		struct kit_records *r = &p->rec[i];
+
+		if (r->mem && r->mapped)
+			munmap(r->mem, r->mapped);
+		else
+			free(r->mem);
+		r->mem = NULL;
+		r->mapped = 0;
+	}
 }
 
 void kit_prog_close(struct kit_prog *p)
 {
 	int i;
 
-	for (i = 0; i < KIT_MAX_RECORD_MAPS; i++) {
-		if (p->rec[i].mem)
-			munmap(p->rec[i].mem, p->rec[i].mapped);
-		if (p->resident && p->rec[i].fd >= 0)
-			close(p->rec[i].fd);
-	}
+	kit_records_drop(p);
 	if (p->resident) {
+		for (i = 0; i < KIT_MAX_RECORD_MAPS; i++)
+			if (p->rec[i].fd >= 0)
+				close(p->rec[i].fd);
 		if (p->bss)
-			munmap(p->bss, kit_page_up(p->type->bss_size));
+			munmap(p->bss, kit_page_up(p->it->skel.bss_size));
+		free(p->out);
 		if (p->bss_fd >= 0)
 			close(p->bss_fd);
 		if (p->prog_fd >= 0)
 			close(p->prog_fd);
-		if (p->lock_fd >= 0)
-			close(p->lock_fd);	/* drops the lock */
+		if (p->dir_fd >= 0)
+			close(p->dir_fd);
 	} else if (p->skel) {
-		p->type->destroy(p->skel);
+		p->it->skel.destroy(p->skel);
 	}
-	kit_prog_reset(p, p->type);
+	kit_prog_init(p);
 }
 
 /* Every map's memory, for --stats. */
@@ -123,69 +107,207 @@ static void kit_prog_count_maps(const struct kit_prog *p)
 			kit_stats_map(p->rec[i].fd);
 }
 
-int kit_prog_load(struct kit_prog *p, const struct kit_prog_type *t, uint32_t room)
+static uint32_t kit_map_room(int fd)
 {
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return bpf_map_get_info_by_fd(fd, &info, &len) ? 0 : info.max_entries;
+}
+
+/* The capabilities loading needs that this process lacks ("" if none). */
+static const char *kit_missing_caps(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	bool admin, bpf, perfmon;
+
+	FILE *f = fopen("/proc/self/uid_map", "r");
+	unsigned long inside = 0, outside = 0, count = 0;
+
+	/* In a user namespace of its own, no capability reaches bpf(2). */
+	if (f) {
+		if (fscanf(f, "%lu %lu %lu", &inside, &outside, &count) != 3)
+			count = 0;
+		fclose(f);
+		if (inside || outside || count != 4294967295UL)
+			return "CAP_BPF and CAP_PERFMON in the initial user namespace";
+	}
+	if (syscall(SYS_capget, &h, d))
+		return "";
+#define KIT_HAS(cap) (d[(cap) / 32].effective & (1u << ((cap) % 32)))
+	admin = KIT_HAS(CAP_SYS_ADMIN);
+	bpf = admin || KIT_HAS(CAP_BPF);
+	perfmon = admin || KIT_HAS(CAP_PERFMON);
+#undef KIT_HAS
+	if (!bpf && !perfmon)
+		return "CAP_BPF and CAP_PERFMON";
+	if (!bpf)
+		return "CAP_BPF";
+	if (!perfmon)
+		return "CAP_PERFMON";
+	return "";
+}
+
+/* Loads the skeleton with room entries in its first record array: 0 or -errno. */
+static int kit_skel_load(struct kit_prog *p, const struct kit_iter *it, uint32_t room, char *log)
+{
+	const struct kit_skel *sk = &it->skel;
+	struct bpf_loader_ctx *ctx;
+	void *s = sk->open();
 	int err, i;
 
-	kit_prog_reset(p, t);
-	err = t->load(p, room ? room : 1);
+	if (!s)
+		return -ENOMEM;
+	if (sk->maps[0])
+		KIT_SKEL_AT(s, sk->maps[0], struct bpf_map_desc)->max_entries = room;
+	ctx = s;	/* the first member of every light skeleton */
+	if (log) {
+		log[0] = '\0';
+		ctx->log_level = 1;
+		ctx->log_size = KIT_LOG_SIZE;
+		ctx->log_buf = (long)log;
+	}
+	err = sk->load(s);
+	if (err) {
+		sk->destroy(s);
+		return err < 0 ? err : -err;
+	}
+	p->skel = s;
+	p->prog_fd = KIT_SKEL_AT(s, sk->prog, struct bpf_prog_desc)->prog_fd;
+	p->bss_fd = KIT_SKEL_AT(s, sk->bss_map, struct bpf_map_desc)->map_fd;
+	p->bss = p->out = *KIT_SKEL_AT(s, sk->bss, void *);
+	for (i = 0; i < KIT_MAX_RECORD_MAPS && sk->maps[i]; i++) {
+		p->rec[i].fd = KIT_SKEL_AT(s, sk->maps[i], struct bpf_map_desc)->map_fd;
+		p->rec[i].room = kit_map_room(p->rec[i].fd);
+	}
+	return 0;
+}
+
+/* The last KIT_LOG_TAIL lines of log (the log itself is cut there). */
+static const char *kit_log_tail(char *log)
+{
+	char *end = log + strlen(log), *p;
+	int lines = 0;
+
+	while (end > log && end[-1] == '\n')
+		*--end = '\0';
+	for (p = end; p > log && lines < KIT_LOG_TAIL; p--)
+		if (p[-1] == '\n')
+			lines++;
+	return *p == '\n' ? p + 1 : p;
+}
+
+/* Why a load failed, in one line, the end of the verifier's log under it. */
+static int kit_load_error(const struct kit_iter *it, int err, char *log)
+{
+	const char *caps = kit_missing_caps();
+	bool has_log = log && log[0];
+
+	if (!kit_module_has_iter(it))
+		return kit_error("the iterkit module has no %s kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline 6.7)",
+				 it->name);
+	/* With -v the whole log is already out. */
+	kit_error_log = has_log && !kit_verbose ? kit_log_tail(log) : NULL;
+	if (caps[0])
+		kit_error("loading the %s program: %s: this needs %s (or CAP_SYS_ADMIN); run as root%s",
+			  it->name, strerror(-err), caps, kit_error_log ?
+			  "; the end of the verifier's log:" : "");
+	else if (has_log)
+		kit_error("the verifier rejected the %s program (%s: %s)%s", it->name,
+			  kit_errno_name(-err) ? kit_errno_name(-err) : "?", strerror(-err),
+			  kit_error_log ? "; the end of its log (all of it with -v):" : "");
+	else
+		kit_error("loading the %s program failed: %s", it->name, strerror(-err));
+	kit_error_log = NULL;
+	return 1;
+}
+
+int kit_prog_load(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
+{
+	static char *log;
+	int err;
+
+	kit_prog_init(p);
+	p->it = it;
+	if (kit_verbose && !log)
+		log = calloc(1, KIT_LOG_SIZE);
+	err = kit_skel_load(p, it, room ? room : 1, kit_verbose ? log : NULL);
+	if (err && !kit_verbose) {
+		/* Again, for the verifier's log (logging slows every load down). */
+		if (!log)
+			log = calloc(1, KIT_LOG_SIZE);
+		if (log && kit_skel_load(p, it, room ? room : 1, log) == 0)
+			err = 0;	/* it loaded this time */
+	}
+	if (kit_verbose && log)
+		fprintf(stderr, "%s", log);
 	kit_phase("load");
 	kit_stats_load();
-	if (err) {
-		if (err == -EPERM || err == -EACCES)
-			return kit_error("loading the %s program: %s (run as root, or with CAP_BPF and CAP_SYS_ADMIN)",
-					 t->iter, strerror(-err));
-		return kit_error("loading the %s program failed: %s (run with -v for the verifier log)",
-				 t->iter, strerror(-err));
-	}
-	for (i = 0; i < KIT_MAX_RECORD_MAPS && t->maps[i]; i++) {
-		struct bpf_map_info info;
-
-		if (kit_map_info(p->rec[i].fd, &info) == 0)
-			p->rec[i].room = info.max_entries;
-	}
+	if (err)
+		return kit_load_error(it, err, log);
 	kit_prog_count_maps(p);
 	return 0;
 }
 
-/* The resident program, if `iterkit load` pinned one with room enough: 0 if found. */
-static int kit_prog_resident(struct kit_prog *p, const struct kit_prog_type *t, uint32_t room)
+static bool kit_same_dir(int fd, const char *path)
 {
-	char path[256];
-	int i;
+	struct stat a, b;
 
-	kit_prog_reset(p, t);
-	snprintf(path, sizeof(path), "%s/%s", kit_pin_dir(), t->name);
-	p->lock_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (p->lock_fd < 0)
-		return -1;
-	p->resident = true;
-	/* One walk at a time: the inputs, outputs and records are shared. */
-	if (flock(p->lock_fd, LOCK_EX) < 0)
-		goto fail;
-	snprintf(path, sizeof(path), "%s/%s/prog", kit_pin_dir(), t->name);
-	p->prog_fd = kit_obj_get(path);
-	snprintf(path, sizeof(path), "%s/%s/bss", kit_pin_dir(), t->name);
-	p->bss_fd = kit_obj_get(path);
-	if (p->prog_fd < 0 || p->bss_fd < 0)
-		goto fail;
-	for (i = 0; i < KIT_MAX_RECORD_MAPS && t->maps[i]; i++) {
-		struct bpf_map_info info;
+	return !fstat(fd, &a) && !stat(path, &b) && a.st_ino == b.st_ino && a.st_dev == b.st_dev;
+}
 
-		snprintf(path, sizeof(path), "%s/%s/%s", kit_pin_dir(), t->name, t->maps[i]);
-		p->rec[i].fd = kit_obj_get(path);
-		if (p->rec[i].fd < 0 || kit_map_info(p->rec[i].fd, &info))
+/*
+ * The resident program, if `iterkit load` pinned one with room enough: 0
+ * if found. Its pins are taken under its directory's lock, and then the
+ * directory at its path must still be the one locked: `iterkit load` may
+ * have replaced it meanwhile.
+ */
+static int kit_prog_resident(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
+{
+	char dir[256], path[320];
+	int i, tries;
+
+	snprintf(dir, sizeof(dir), "%s/%s", kit_pin_dir(), it->cmd.name);
+	for (tries = 0; tries < 3; tries++) {
+		kit_prog_init(p);
+		p->it = it;
+		p->resident = true;
+		p->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (p->dir_fd < 0)
+			return -1;
+		if (flock(p->dir_fd, LOCK_EX) < 0)
 			goto fail;
-		p->rec[i].room = info.max_entries;
+		snprintf(path, sizeof(path), "%s/prog", dir);
+		p->prog_fd = bpf_obj_get(path);
+		snprintf(path, sizeof(path), "%s/bss", dir);
+		p->bss_fd = bpf_obj_get(path);
+		for (i = 0; i < KIT_MAX_RECORD_MAPS && it->skel.maps[i]; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, it->skel.map_names[i]);
+			p->rec[i].fd = bpf_obj_get(path);
+			p->rec[i].room = p->rec[i].fd < 0 ? 0 : kit_map_room(p->rec[i].fd);
+		}
+		if (kit_same_dir(p->dir_fd, dir))
+			break;
+		kit_prog_close(p);	/* replaced while we took it: again */
 	}
-	if (t->maps[0] && p->rec[0].room < room)
+	if (tries == 3 || p->prog_fd < 0 || p->bss_fd < 0)
+		goto fail;
+	for (i = 0; i < KIT_MAX_RECORD_MAPS && it->skel.maps[i]; i++)
+		if (p->rec[i].fd < 0)
+			goto fail;
+	if (it->skel.maps[0] && p->rec[0].room < room)
 		goto fail;	/* too small for this walk: a fresh load instead */
-	p->bss = mmap(NULL, kit_page_up(t->bss_size), PROT_READ | PROT_WRITE, MAP_SHARED,
+	p->bss = mmap(NULL, kit_page_up(it->skel.bss_size), PROT_READ | PROT_WRITE, MAP_SHARED,
 		      p->bss_fd, 0);
-	if (p->bss == MAP_FAILED) {
-		p->bss = NULL;
+	p->out = malloc(it->skel.bss_size);
+	if (p->bss == MAP_FAILED || !p->out) {
+		if (p->bss == MAP_FAILED)
+			p->bss = NULL;
 		goto fail;
 	}
+	flock(p->dir_fd, LOCK_UN);
 	kit_prog_count_maps(p);
 	return 0;
 fail:
@@ -193,44 +315,70 @@ fail:
 	return -1;
 }
 
-int kit_prog_open(struct kit_prog *p, const struct kit_prog_type *t, uint32_t room)
+int kit_prog_open(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
 {
-	if (kit_prog_resident(p, t, room) == 0) {
+	if (kit_prog_resident(p, it, room) == 0) {
 		kit_phase("open");
 		return 0;
 	}
-	return kit_prog_load(p, t, room);
+	return kit_prog_load(p, it, room);
 }
 
-int kit_prog_run(struct kit_prog *p)
+/* Runs the program once and takes its outputs: 0, or 1 after printing why not. */
+static int kit_prog_run(struct kit_prog *p)
 {
-	union bpf_attr attr;
-	int i;
+	const struct kit_skel *sk = &p->it->skel;
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	int i, err = 0;
 
-	for (i = 0; i < KIT_MAX_RECORD_MAPS; i++) {
-		if (p->rec[i].mem)
-			munmap(p->rec[i].mem, p->rec[i].mapped);
-		p->rec[i].mem = NULL;
+	kit_records_drop(p);
+	if (p->resident && flock(p->dir_fd, LOCK_EX) < 0)
+		return kit_error("locking %s/%s failed: %s", kit_pin_dir(), p->it->cmd.name,
+				 strerror(errno));
+	if (bpf_prog_test_run_opts(p->prog_fd, &opts) < 0) {
+		err = kit_error("running the %s program failed: %s", p->it->name, strerror(errno));
+		goto out;
 	}
-	memset(&attr, 0, sizeof(attr));
-	attr.test.prog_fd = p->prog_fd;
-	if (kit_bpf(BPF_PROG_TEST_RUN, &attr, sizeof(attr)) < 0)
-		return kit_error("running the %s program failed: %s", p->type->iter, strerror(errno));
 	kit_phase("walk");
 	kit_stats_walk();
-	for (i = 0; i < KIT_MAX_RECORD_MAPS && p->type->maps[i]; i++) {
+	if (p->resident)
+		memcpy(p->out, p->bss, sk->bss_size);
+	for (i = 0; i < KIT_MAX_RECORD_MAPS && sk->maps[i]; i++) {
 		struct kit_records *r = &p->rec[i];
+		uint64_t n = p->it->produced(p->out, i);
+		size_t len, map_len;
+		void *mem;
 
-		r->mapped = kit_page_up((size_t)r->room * p->type->rec_size[i]);
+		len = (n < r->room ? n : r->room) * sk->rec_size[i];
+		if (!len)
+			continue;
+		map_len = kit_page_up(len);
 		/* populated at once: one fault per page would cost more than the walk */
-		r->mem = mmap(NULL, r->mapped, PROT_READ, MAP_SHARED | MAP_POPULATE, r->fd, 0);
-		if (r->mem == MAP_FAILED) {
-			r->mem = NULL;
-			return kit_error("mapping the %s records failed: %s", p->type->iter,
-					 strerror(errno));
+		mem = mmap(NULL, map_len, PROT_READ, MAP_SHARED | MAP_POPULATE, r->fd, 0);
+		if (mem == MAP_FAILED) {
+			err = kit_error("mapping the %s records failed: %s", p->it->name,
+					strerror(errno));
+			goto out;
+		}
+		if (!p->resident) {
+			r->mem = mem;
+			r->mapped = map_len;
+			continue;
+		}
+		/* Resident: a copy, so that the lock is not held while the output is written. */
+		r->mem = malloc(len);
+		if (r->mem)
+			memcpy(r->mem, mem, len);
+		munmap(mem, map_len);
+		if (!r->mem) {
+			err = kit_error("out of memory for %zu bytes of %s records", len, p->it->name);
+			goto out;
 		}
 	}
-	return 0;
+out:
+	if (p->resident)
+		flock(p->dir_fd, LOCK_UN);
+	return err ? 1 : 0;
 }
 
 uint32_t kit_room_for(uint64_t n)
@@ -240,20 +388,22 @@ uint32_t kit_room_for(uint64_t n)
 	return room > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)room;
 }
 
-int kit_prog_walk(struct kit_prog *p, void (*set_inputs)(void *bss, const void *in),
-		  const void *in)
+int kit_prog_walk(struct kit_prog *p, const struct kit_iter *it,
+		  void (*set_inputs)(void *bss, const void *in), const void *in)
 {
-	uint64_t got;
-	uint32_t room;
+	uint64_t got = 0;
+	uint32_t room = 0;
 	int try;
 
+	if (!p->it && kit_prog_open(p, it, it->estimate ? kit_room_for(it->estimate()) : 0))
+		return 1;
 	for (try = 1; ; try++) {
 		set_inputs(p->bss, in);
 		if (kit_prog_run(p))
 			return 1;
-		got = p->type->produced(p->bss);
+		got = it->produced(p->out, 0);
 		room = p->rec[0].room;
-		if (!p->type->maps[0] || got <= room) {
+		if (!it->skel.maps[0] || got <= room) {
 			kit_stats_records(got);
 			return 0;
 		}
@@ -261,9 +411,69 @@ int kit_prog_walk(struct kit_prog *p, void (*set_inputs)(void *bss, const void *
 			break;
 		/* More than fit, and nothing is shown from a cut walk: again, with room. */
 		kit_prog_close(p);
-		if (kit_prog_load(p, p->type, kit_room_for(got)))
+		if (kit_prog_load(p, it, kit_room_for(got)))
 			return 1;
 	}
 	return kit_error("the %s walk was cut short %d times (last: %llu records, room for %u): the system changes faster than the walk; try again",
-			 p->type->iter, KIT_WALK_TRIES, (unsigned long long)got, room);
+			 it->name, KIT_WALK_TRIES, (unsigned long long)got, room);
+}
+
+int kit_walk_args_next(struct kit_args *a, struct kit_walk_cmd *w, bool *host)
+{
+	int c;
+
+	while ((c = kit_args_next(a)) >= 0) {
+		switch (c) {
+		case KIT_OPT_REPEAT:
+			if (!kit_parse_int(a->arg, 1, 1000000000, &w->repeat))
+				return kit_usage_error("--repeat needs a count >= 1, got '%s'", a->arg),
+				       KIT_ARGS_BAD;
+			break;
+		case KIT_OPT_INTERVAL:
+			if (!kit_parse_seconds(a->arg, &w->interval))
+				return kit_usage_error("--interval needs seconds (e.g. 1 or 0.5), got '%s'",
+						       a->arg), KIT_ARGS_BAD;
+			break;
+		case KIT_OPT_HOST:
+			*host = true;
+			break;
+		default:
+			return c;
+		}
+	}
+	return c;
+}
+
+int kit_walk_run(const struct kit_walk_cmd *w)
+{
+	struct kit_prog p;
+	long long k;
+	int rc = 0;
+
+	kit_prog_init(&p);
+	kit_phase("start");
+	for (k = 0; k < w->repeat && !rc; k++) {
+		/* Each walk's output goes out before the next walk (and the wait). */
+		if (k) {
+			rc = kit_flush();
+			kit_phase("write");
+			if (rc)
+				break;
+		}
+		if (k && w->interval > 0) {
+			kit_sleep(w->interval);
+			kit_phase("sleep");
+		}
+		rc = kit_prog_walk(&p, w->it, w->set_inputs, w->in);
+		if (!rc)
+			rc = w->show(&p, w->in, w->ctx);
+		if (!rc && !kit_json && k + 1 < w->repeat)
+			kit_out_char(&kit_stdout, '\n');
+		kit_phase("format");
+	}
+	kit_prog_close(&p);
+	if (!rc)
+		rc = kit_flush();
+	kit_phase("write");
+	return rc;
 }

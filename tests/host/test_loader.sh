@@ -15,6 +15,36 @@ nomod_num|iterkit num 0 3
 nomod_num_json|iterkit num 0 3 --json
 nomod_demo|iterkit demo
 LOAD|insmod iterkit.ko
+!named() { sh -c "printf \"\$0\" > /proc/\$\$/comm; while :; do sleep 100; done" "$1" & p=$!; i=0; while [ "$(cat /proc/$p/comm)" = sh ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done; }
+!unmod() { i=0; while [ "$(cat /sys/module/iterkit/refcnt)" != 0 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done; rmmod iterkit; }
+!echo +memory > /sys/fs/cgroup/cgroup.subtree_control && mkdir /sys/fs/cgroup/dying1 /sys/fs/cgroup/live1 && sh -c "echo \$\$ > /sys/fs/cgroup/dying1/cgroup.procs && dd if=/dev/zero of=/tmp/dying1.dat bs=64k count=64 2>/dev/null" && rmdir /sys/fs/cgroup/dying1
+dying_stat|sed -n "s/^nr_dying_descendants //p" /sys/fs/cgroup/cgroup.stat
+dying_json|iterkit cgroups --json
+dying_text|iterkit cgroups
+dying_dirs|find /sys/fs/cgroup -type d | sed "s|^/sys/fs/cgroup||; s|^$|/|" | sort
+!named "$(printf "ev\033[2J\nfake")"; mkdir "$(printf "/sys/fs/cgroup/cg\033[31mred")"
+esc_tasks|iterkit tasks
+esc_tree|iterkit tasks --tree
+esc_json|iterkit tasks --json
+esc_cgroups|iterkit cgroups
+esc_cgroups_json|iterkit cgroups --json
+!mkdir /sys/fs/cgroup/ctr; printf "%s\n" "umount /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup || exit 1" "mkdir -p /sys/fs/cgroup/inner" "sleep 1000 &" "eval \"\$1\"" > /tmp/ctr.sh
+!ctr() { sh -c "echo \$\$ > /sys/fs/cgroup/ctr/cgroup.procs && exec /iterkit/tests/helpers/cgns unshare -p -f --mount-proc sh /tmp/ctr.sh \"\$0\"" "$1"; }
+ctr_tasks|ctr "ps -o pid,ppid,comm; echo @@cut; iterkit tasks --json"
+ctr_threads|ctr "iterkit tasks --threads --json"
+ctr_pid|ctr "iterkit tasks --pid 1 --json; echo @@cut; iterkit tasks --pid \$! --json"
+ctr_nopid|ctr "iterkit tasks --pid 99999"
+ctr_host|ctr "iterkit tasks --host --json"
+ctr_cgroups|ctr "find /sys/fs/cgroup -type d | sed \"s|^/sys/fs/cgroup||; s|^\$|/|\" | sort; echo @@cut; iterkit cgroups --json"
+ctr_cgroups_host|ctr "iterkit cgroups --host --json"
+ctr_up|ctr "iterkit cgroups --root /sys/fs/cgroup/inner --order up --json"
+ctr_outside|ctr "iterkit cgroups --root 1"
+ctr_demo|ctr "iterkit demo"
+ver_status|iterkit status --json
+!unmod; insmod tests/iterkit-otherversion.ko
+ver_num|iterkit num 0 3
+ver_status_bad|iterkit status
+!unmod; insmod iterkit.ko
 status|iterkit status
 status_json|iterkit status --json
 num|iterkit num -3 3
@@ -66,6 +96,12 @@ bad_status_arg|iterkit status extra
 bad_demo_arg|iterkit demo extra
 bad_repeat|iterkit tasks --repeat 0
 bad_interval|iterkit cgroups --repeat 2 --interval soon
+bad_json_value|iterkit --json=1 status
+bad_json_value_cmd|iterkit status --json=1
+bad_short|iterkit -xv status
+bad_short_cmd|iterkit tasks -xv
+num_decimal|iterkit num 08 010 --json
+epipe|sh -c "trap \"\" PIPE; { iterkit tasks --threads --repeat 300; echo rc=\$? >&2; } | head -c 100 > /dev/null"
 json_err_usage|iterkit num 1 --json
 json_err_command|iterkit --json frobnicate
 json_err_late|iterkit tasks --frobnicate --json
@@ -78,7 +114,6 @@ tree_all|iterkit tasks --tree
 tree_count|iterkit tasks --json
 repeat_json|iterkit tasks --json --repeat 3 --stats
 repeat_interval|iterkit cgroups --root / --order self --repeat 2 --interval 0.2
-!named() { sh -c "printf \"\$0\" > /proc/\$\$/comm; while :; do sleep 100; done" "$1" & p=$!; i=0; while [ "$(cat /proc/$p/comm)" = sh ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done; }
 !named "caf\303\251 \303\274"; named "\303\251\303\251\303\251\303\251\303\251\303\251\303\251\303\251\303\251"
 !mkdir "$(printf "/sys/fs/cgroup/caf\303\251")"
 utf8_tasks|iterkit tasks --json
@@ -89,19 +124,26 @@ nocg_demo|iterkit demo
 nocg_demo_json|iterkit demo --json
 !mount -t cgroup2 cgroup2 /sys/fs/cgroup
 resident_load|iterkit load
+!mkdir -p /sys/fs/bpf/iterkit/0123456789ab/tasks
 resident_status|iterkit status --json
+resident_status_text|iterkit status
+resident_lock|{ iterkit tasks --repeat 2 --interval 30 > /dev/null & p=$!; sleep 2; iterkit tasks --json > /dev/null; r=$?; kill -0 $p 2>/dev/null && echo "first still waiting"; kill $p; wait $p; (exit $r); }
+resident_blocked|{ (iterkit tasks --json --repeat 100000 | sleep 30) & w=$!; sleep 3; iterkit tasks --json > /dev/null; r=$?; pidof iterkit > /dev/null && echo "writer still blocked"; kill $(pidof sleep) 2>/dev/null; wait $w; (exit $r); }
 resident_tasks|iterkit tasks --json --stats
 resident_num|iterkit num 0 100 --json --stats
 resident_rmmod|rmmod iterkit
 resident_unload|iterkit unload
-resident_rmmod_after|i=0; while [ "$(cat /sys/module/iterkit/refcnt)" != 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; rmmod iterkit
+resident_rmmod_after|rmmod iterkit
+!insmod iterkit.ko
+resident_race|{ f=0; for i in 1 2 3 4 5 6; do iterkit load > /dev/null 2>/tmp/l.$i & a=$!; iterkit unload > /dev/null 2>/tmp/u.$i & b=$!; iterkit tasks --json > /dev/null & c=$!; wait $a || f=$((f + 1)); wait $b || f=$((f + 1)); wait $c || f=$((f + 1)); done; echo "failed=$f leftovers=$(ls /sys/fs/bpf/iterkit | grep -c new-)"; cat /tmp/l.* /tmp/u.*; }
+resident_cycle|{ iterkit load > /dev/null && iterkit tasks > /dev/null && iterkit unload && rmmod iterkit; }
 nowalk_insmod|insmod tests/iterkit-nowalkers.ko
 nowalk_demo|iterkit demo
 nowalk_demo_json|iterkit demo --json
 nowalk_tasks|iterkit tasks
 nowalk_status|iterkit status --json
 nowalk_load|iterkit load --json
-!iterkit unload >/dev/null; i=0; while [ "$(cat /sys/module/iterkit/refcnt)" != 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; rmmod iterkit; insmod iterkit.ko
+!iterkit unload >/dev/null; unmod; insmod iterkit.ko
 !mkdir /sys/fs/cgroup/small
 !for c in 1 2 3; do mkdir /sys/fs/cgroup/grow$c; (cd /sys/fs/cgroup/grow$c && mkdir $(seq 1 100 | sed s/^/g/)); done
 grow_total|find /sys/fs/cgroup -type d | wc -l
@@ -110,6 +152,14 @@ grow_walk|unshare -m sh -c "mount --bind /sys/fs/cgroup/small /sys/fs/cgroup && 
 many_total|sed -n "s/^nr_descendants //p" /sys/fs/cgroup/cgroup.stat
 many_json|{ iterkit cgroups --json > /tmp/many.json; r=$?; grep -c "^{\"id\"" /tmp/many.json; grep -o "\"count\":[0-9]*,\"dropped\":[0-9]*" /tmp/many.json; (exit $r); }
 many_text|{ iterkit cgroups > /tmp/many.txt; r=$?; wc -l < /tmp/many.txt; (exit $r); }
+caps_user|/iterkit/tests/helpers/caps_exec uid 1000 iterkit num 0 3
+caps_noperfmon|/iterkit/tests/helpers/caps_exec drop 21,38 iterkit tasks
+caps_noperfmon_v|/iterkit/tests/helpers/caps_exec drop 21,38 iterkit -v tasks
+caps_noperfmon_json|/iterkit/tests/helpers/caps_exec drop 21,38 iterkit tasks --json
+caps_bpf_perfmon|/iterkit/tests/helpers/caps_exec drop 21 iterkit tasks --json
+caps_userns|unshare -U -r iterkit num 0 3
+!mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+lockdown_tasks|if echo confidentiality 2>/dev/null > /sys/kernel/security/lockdown; then iterkit tasks; else echo "no lockdown LSM"; fi
 '
 script=$(mktemp)
 while IFS='|' read -r name cmd; do
@@ -122,7 +172,7 @@ while IFS='|' read -r name cmd; do
 		"$cmd" "$name" "$name" "$name" "$name" "$name" >> "$script"
 done <<<"$cases"
 # 26,000 cgroups at the end take about 600 MB of kernel memory.
-out=$(tests/vm/run --timeout 400 --mem 2048 -- "$(cat "$script")")
+out=$(tests/vm/run --timeout 900 --mem 2048 -- "$(cat "$script")")
 vmrc=$?
 rm -f "$script"
 if [ $vmrc -ne 0 ]; then
@@ -234,7 +284,7 @@ tap_eq "cgroups --root of a missing cgroup exits 1" "$(rc cgroups_noroot)" 1
 tap_eq "cgroups --root of a missing cgroup: one line" "$(err cgroups_noroot | wc -l)" 1
 
 # -- options anywhere (getopt_long), errors as JSON --
-check_json_error json_err_usage 2 "num needs START and END"
+check_json_error json_err_usage 2 "num needs START END"
 check_json_error json_err_command 2 "unknown command 'frobnicate'"
 check_json_error json_err_late 2 "unknown option '--frobnicate'"
 check_json_error json_err_nopid 1 "no process with pid 99999"
@@ -300,28 +350,132 @@ check_json nowalk_load '[.programs[].name] == ["num","seq"]' "load pins what the
 # -- resident programs: iterkit load / unload --
 tap_eq "load exits 0" "$(rc resident_load)" 0
 tap_contains "load names what it pinned" "$(get resident_load)" "tasks (room for "
-check_json resident_status '.resident | startswith("/sys/fs/bpf/iterkit/")' "status shows the resident programs"
+check_json resident_status '[.resident[] | select(.this_build) | .dir | startswith("/sys/fs/bpf/iterkit/")] == [true]' "status shows the resident programs"
+check_json resident_status '(.resident | length) == 2 and any(.resident[]; .dir == "/sys/fs/bpf/iterkit/0123456789ab" and (.this_build | not) and .programs == ["tasks"])' "status lists another build's pin directory too"
+tap_contains "status text: another build's directory" "$(get resident_status_text)" "/sys/fs/bpf/iterkit/0123456789ab (another build"
+tap_eq "a walk is not held up by another's --interval sleep (the lock covers one walk)" "$(rc resident_lock) $(get resident_lock)" "0 first still waiting"
+tap_eq "a walk is not held up by another whose stdout is blocked" "$(rc resident_blocked) $(get resident_blocked)" "0 writer still blocked"
 check_json resident_tasks '.count == (.tasks | length) and .tasks[0].pid == 0 and any(.tasks[]; .pid == 1 and .comm == "init")' "tasks from the resident program"
 tap_eq "resident tasks: no load, one walk" "$(stat_of resident_tasks loads) $(stat_of resident_tasks walks)" "0 1"
 check_json resident_num '.count == 100 and .sum == 4950 and .values[63] == 63' "num from the resident program"
 tap_eq "resident num: no load" "$(stat_of resident_num loads)" 0
 tap_eq "rmmod is refused while programs are resident" "$(rc resident_rmmod)" 1
 tap_contains "unload says what it removed" "$(get resident_unload)" "unloaded 4 resident programs"
-tap_eq "rmmod works after unload" "$(rc resident_rmmod_after)" 0
+tap_eq "rmmod works right after unload (unload waits for the kernel to free the programs)" "$(rc resident_rmmod_after)" 0
+tap_eq "load, unload and a walk at once, six times: all succeed, nothing half-made left" "$(get resident_race | head -n 1)" "failed=0 leftovers=0" ||
+	tap_diag "$(get resident_race)"
+tap_eq "load, walk, unload && rmmod" "$(rc resident_cycle)" 0 || tap_diag "$(err resident_cycle)"
 
 # -- a walk that does not fit is walked again with room, never shown cut --
-total=$(get grow_total)
-check_json grow_walk ".count == $total and (.cgroups | length) == $total and .dropped == 0" "all $total cgroups, though cgroupfs (a bind mount of a leaf) said 1"
+total=$(get grow_total)	# online ones; the walk has the dying ones too
+dying=$(get dying_stat)
+check_json grow_walk ".count == $total + $dying and (.cgroups | length) == $total + $dying and .dropped == 0" "all $total + $dying cgroups, though cgroupfs (a bind mount of a leaf) said 1"
 tap_eq "grow: walked twice, the second time with room" "$(stat_of grow_walk loads) $(stat_of grow_walk walks)" "2 2"
 # More than the old fixed 4 MiB ring buffer held (about 25,000 records):
 # it dropped the rest and still exited 0. (The guest counts: 2.6 MB of JSON
 # would take seconds through the serial port.)
-total=$(( $(get many_total) + 1 ))
+total=$(( $(get many_total) + 1 + dying ))
 tap_eq "$total cgroups: JSON exits 0" "$(rc many_json)" 0
 tap_eq "$total cgroups: one JSON line each, count and dropped" "$(get many_json)" "$total
 \"count\":$total,\"dropped\":0"
 tap_eq "$total cgroups: text exits 0" "$(rc many_text)" 0
 tap_eq "$total cgroups: one line each in the tree view" "$(get many_text)" "$total"
+
+# -- dying cgroups: walked, marked, and not taken for live ones --
+n=$(get dying_stat)
+if [ "${n:-0}" -gt 0 ]; then
+	tap_ok "the VM has $n dying cgroup(s) (page cache charged, then rmdir)"
+else
+	tap_fail "the VM has no dying cgroup (nr_dying_descendants '$n')"
+fi
+check_json dying_json 'any(.cgroups[]; .name == "dying1" and .state == "dying" and .path == "/dying1")' "the dying cgroup is walked, marked dying"
+check_json dying_json 'all(.cgroups[]; .state == "online" or .state == "dying") and any(.cgroups[]; .name == "live1" and .state == "online")' "every cgroup online or dying"
+tap_eq "the online cgroups are cgroupfs's directories" \
+	"$(get dying_json | jq -r '.cgroups[] | select(.state == "online") | .path' | sort)" "$(get dying_dirs)"
+tap_contains "text: the dying cgroup is marked" "$(get dying_text | grep dying1)" ", dying, "
+tap_contains "demo with a dying cgroup: kit_cgroup passes (online cgroups against cgroupfs)" "$(get demo)" "PASS kit_cgroup"
+
+# -- names with control bytes: escaped in text (as ps does), exact in JSON --
+for c in esc_tasks esc_tree esc_cgroups; do
+	tap_eq "$c: no raw ESC byte in the text" "$(get $c | grep -c $'\033')" 0
+done
+tap_contains "tasks: a comm with ESC and a newline shown as ps does" "$(get esc_tasks)" " ev?[2J?fake"
+tap_eq "tasks: the newline in a comm makes no line of its own" "$(get esc_tasks | grep -c '^fake')" 0
+tap_contains "tasks --tree: escaped" "$(get esc_tree)" "ev?[2J?fake("
+check_json esc_json 'any(.tasks[]; .comm == "ev\u001b[2J\nfake")' "JSON: the comm's bytes, escaped as JSON"
+tap_contains "cgroups: a name with ESC shown as ps does" "$(get esc_cgroups)" "cg?[31mred  (id "
+check_json esc_cgroups_json 'any(.cgroups[]; .name == "cg\u001b[31mred")' "JSON: the cgroup name's bytes"
+
+# -- a container: its own pid, cgroup and mount namespaces --
+part() { get "$1" | awk -v n="$2" '/^@@cut$/ { k++; next } k == n'; }
+tap_eq "container: made (pid, cgroup and mount namespaces)" "$(err ctr_tasks)" ""
+pspairs=$(part ctr_tasks 0 | awk 'NR > 1 && $3 != "ps" { print $1, $2 }' | sort)
+itpairs=$(part ctr_tasks 1 | jq -r '.tasks[] | select(.comm != "iterkit") | "\(.pid) \(.tid) \(.ppid)"' 2>/dev/null |
+	awk '$1 == $2 { print $1, $3 }' | sort)
+if [ -n "$pspairs" ] && [ "$pspairs" = "$itpairs" ]; then
+	tap_ok "container: tasks shows what ps there shows (pids and ppids of the namespace)"
+else
+	tap_fail "container: tasks shows what ps there shows (pids and ppids of the namespace)"
+	tap_diag "ps: $pspairs"
+	tap_diag "iterkit: $itpairs"
+fi
+check_json ctr_threads 'all(.tasks[]; .pid < 1000 and .pid > 0) and any(.tasks[]; .pid == 1 and .ppid == 0)' "container: threads with the namespace's ids, pid 1 its init"
+tap_eq "container: --pid 1 is the namespace's init" "$(part ctr_pid 0 | jq -c '[.count, .tasks[0].pid, .tasks[0].tid, .tasks[0].comm]')" '[1,1,1,"sh"]'
+tap_eq "container: --pid of a process there" "$(part ctr_pid 1 | jq -c '[.count, .tasks[0].comm]')" '[1,"sleep"]'
+tap_eq "container: --pid of a process not there exits 1" "$(rc ctr_nopid)" 1
+tap_contains "container: --pid of a process not there says so" "$(err ctr_nopid)" "no process with pid 99999 in this pid namespace"
+check_json ctr_host 'any(.tasks[]; .pid == 0) and any(.tasks[]; .pid == 1 and .comm == "init") and .count > 10' "container: --host shows every task, host ids"
+tap_eq "container: cgroups shows the namespace's tree, paths from its root" \
+	"$(part ctr_cgroups 1 | jq -r '.cgroups[] | select(.state == "online") | .path' | sort)" "$(printf '/\n/inner')"
+tap_eq "container: ... which is what its cgroupfs has" "$(part ctr_cgroups 0)" "$(printf '/\n/inner')"
+tap_eq "container: its root is / at level 0" "$(part ctr_cgroups 1 | jq -c '[.cgroups[0].path, .cgroups[0].level]')" '["/",0]'
+check_json ctr_cgroups_host 'any(.cgroups[]; .path == "/ctr/inner") and .cgroups[0].path == "/"' "container: --host shows the whole hierarchy"
+tap_eq "container: --order up stops at the namespace's root" "$(get ctr_up | jq -c '[.cgroups[].path]')" '["/inner","/"]'
+tap_eq "container: a cgroup outside the namespace does not exist there" "$(rc ctr_outside)" 1
+tap_contains "container: ... and says so" "$(err ctr_outside)" "no such cgroup: id 1 in this cgroup namespace"
+tap_eq "container: demo exits 0" "$(rc ctr_demo)" 0 || tap_diag "$(get ctr_demo)"
+tap_contains "container: demo, kit_task" "$(get ctr_demo)" "PASS kit_task"
+tap_contains "container: demo, kit_cgroup" "$(get ctr_demo)" "PASS kit_cgroup"
+
+# -- versions --
+check_json ver_status ".module_version == \"$(cat VERSION)\" and .loader_version == \"$(cat VERSION)\" and .module_version_supported" "status: the module's version and the loader's"
+tap_eq "a module of another version: num exits 1" "$(rc ver_num)" 1
+tap_eq "a module of another version: one line on stderr, nothing on stdout" "$(err ver_num | wc -l) $(get ver_num | wc -c)" "1 0"
+tap_contains "a module of another version: says which" "$(err ver_num)" "version 9.9.9, which this iterkit ($(cat VERSION)) does not speak"
+tap_eq "a module of another version: status exits 1" "$(rc ver_status_bad)" 1
+tap_contains "a module of another version: status says so" "$(get ver_status_bad)" "version 9.9.9: NOT one this iterkit"
+
+# -- smaller: option names, decimal numbers, write errors --
+tap_eq "--json=1: names --json" "$(err bad_json_value)" "iterkit: --json takes no value (see iterkit --help)"
+tap_eq "status --json=1: names --json" "$(err bad_json_value_cmd)" "iterkit: status: --json takes no value (see iterkit status --help)"
+tap_eq "-xv: names -x" "$(err bad_short)" "iterkit: unknown option '-x' (see iterkit --help)"
+tap_eq "tasks -xv: names -x" "$(err bad_short_cmd)" "iterkit: tasks: unknown option '-x' (see iterkit tasks --help)"
+check_json num_decimal '.start == 8 and .end == 10 and .values == [8,9]' "08 and 010 are decimal"
+tap_contains "a broken pipe stops the walks with exit 1" "$(err epipe)" "rc=1"
+tap_contains "a broken pipe is said once" "$(err epipe)" "iterkit: writing the output failed: Broken pipe"
+
+# -- capabilities and verifier rejections --
+tap_eq "as a user: exit 1" "$(rc caps_user)" 1
+tap_eq "as a user: one line, says run as root" "$(err caps_user | wc -l) $(err caps_user | grep -c 'this needs CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); run as root')" "1 1"
+tap_eq "without CAP_PERFMON: exit 1" "$(rc caps_noperfmon)" 1
+tap_contains "without CAP_PERFMON: names it" "$(err caps_noperfmon | head -n 1)" "this needs CAP_PERFMON (or CAP_SYS_ADMIN); run as root; the end of the verifier's log:"
+n=$(err caps_noperfmon | tail -n +2 | grep -c '^  ')
+if [ "$n" -ge 2 ] && [ "$n" -le 12 ]; then tap_ok "without CAP_PERFMON: the last $n lines of the verifier's log"; else tap_fail "without CAP_PERFMON: the end of the verifier's log ($n lines)"; tap_diag "$(err caps_noperfmon)"; fi
+n=$(err caps_noperfmon_v | wc -l)
+if [ "$n" -gt 14 ]; then tap_ok "with -v: the whole log ($n lines)"; else tap_fail "with -v: the whole log ($n lines)"; fi
+tap_eq "without CAP_PERFMON, --json: nothing on stderr" "$(err caps_noperfmon_json)" ""
+check_json caps_noperfmon_json '(keys == ["error", "verifier_log"]) and (.error | contains("this needs CAP_PERFMON")) and (.verifier_log | split("\n") | length) >= 2' "without CAP_PERFMON, --json: the error and the end of the log in one object"
+check_json caps_bpf_perfmon '.count > 10' "with CAP_BPF and CAP_PERFMON, no CAP_SYS_ADMIN: tasks works"
+tap_eq "root of a user namespace: exit 1" "$(rc caps_userns)" 1
+tap_contains "root of a user namespace: capabilities there do not count" "$(err caps_userns)" "in the initial user namespace"
+if [ "$(get lockdown_tasks)" = "no lockdown LSM" ]; then
+	tap_skip "lockdown: a program the verifier rejects as root" "this kernel has no lockdown LSM"
+else
+	tap_eq "lockdown: exit 1" "$(rc lockdown_tasks)" 1
+	tap_contains "lockdown: a rejection by the verifier, said as such" "$(err lockdown_tasks | head -n 1)" "the verifier rejected the kit_task program"
+	tap_eq "lockdown: no 'run as root' for root" "$(err lockdown_tasks | grep -c 'run as root')" 0
+	tap_contains "lockdown: the end of the verifier's log" "$(err lockdown_tasks)" "cannot use helper bpf_probe_read_kernel"
+fi
 
 # -- help and version --
 for c in help num_help seq_help tasks_help cgroups_help; do
@@ -331,7 +485,7 @@ done
 tap_eq "--version" "$(get version)" "iterkit $(cat VERSION)"
 
 # -- bad input: exit 2, exactly one line on stderr, nothing on stdout --
-for c in bad_tasks_pid bad_tasks_opt bad_cgroups_order bad_noargs bad_cmd bad_opt bad_num_missing bad_num_extra bad_num_text bad_num_range \
+for c in bad_json_value bad_json_value_cmd bad_short bad_short_cmd bad_tasks_pid bad_tasks_opt bad_cgroups_order bad_noargs bad_cmd bad_opt bad_num_missing bad_num_extra bad_num_text bad_num_range \
 	bad_num_trailing bad_seq_text bad_seq_range bad_status_arg bad_demo_arg bad_repeat bad_interval; do
 	r=$(rc $c)
 	e=$(err $c)

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module as the loader finds it: loaded or not, its version, and the
+ * kfuncs its BTF describes. BTF is read with libbpf: the module's split
+ * BTF (/sys/kernel/btf/iterkit) parsed over the kernel's, only by the
+ * commands that need it (status, demo, load, and a load that failed):
+ * parsing vmlinux BTF costs more than a walk.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "iterkit.h"
+
+#define KIT_MODULE_BTF "/sys/kernel/btf/iterkit"
+#define KIT_MODULE_VERSION "/sys/module/iterkit/version"
+
+const char *kit_module_version(void)
+{
+	static char version[64];
+	static bool read_once;
+	ssize_t n;
+	int fd;
+
+	if (read_once)
+		return version;
+	read_once = true;
+	fd = open(KIT_MODULE_VERSION, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return version;
+	n = read(fd, version, sizeof(version) - 1);
+	close(fd);
+	version[n > 0 ? n : 0] = '\0';
+	version[strcspn(version, "\n")] = '\0';
+	return version;
+}
+
+/*
+ * The kfuncs' contract changes only with MAJOR.MINOR: this loader speaks
+ * every module of its own MAJOR.MINOR (0.1.x for 0.1.y).
+ */
+bool kit_module_version_ok(const char *version)
+{
+	const char *mine = ITERKIT_VERSION;
+	size_t n = strchr(strchr(mine, '.') + 1, '.') - mine;	/* "MAJOR.MINOR" */
+
+	return !strncmp(version, mine, n) && (version[n] == '.' || version[n] == '\0');
+}
+
+int kit_require_module(void)
+{
+	const char *v;
+
+	if (access("/sys/module/iterkit", F_OK))
+		return kit_error("the iterkit module is not loaded (no /sys/kernel/btf/iterkit); load it with: modprobe iterkit");
+	v = kit_module_version();
+	if (!kit_module_version_ok(v))
+		return kit_error("the iterkit module is version %s, which this iterkit (%s) does not speak; install the module and the loader of one release",
+				 v[0] ? v : "unknown (it has no version)", ITERKIT_VERSION);
+	if (access(KIT_MODULE_BTF, R_OK))
+		return kit_error("the iterkit module is loaded but has no BTF (/sys/kernel/btf/iterkit), so its kfuncs are not registered; rebuild it against headers that ship vmlinux");
+	return 0;
+}
+
+static struct btf *kit_vmlinux_btf(void)
+{
+	static struct btf *btf;
+	static bool tried;
+
+	if (!tried) {
+		tried = true;
+		btf = btf__load_vmlinux_btf();
+		if (!btf)
+			btf = NULL;
+	}
+	return btf;
+}
+
+static struct btf *kit_module_btf(void)
+{
+	static struct btf *btf;
+	static bool tried;
+
+	if (!tried && kit_vmlinux_btf()) {
+		tried = true;
+		btf = btf__parse_split(KIT_MODULE_BTF, kit_vmlinux_btf());
+		if (!btf)
+			btf = NULL;
+	}
+	return btf;
+}
+
+/* Whether @btf itself (not its base) describes function @name. */
+static bool kit_btf_has_func(const struct btf *btf, const char *name)
+{
+	__s32 id;
+
+	if (!btf)
+		return false;
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	return id > 0 && (!btf__base_btf(btf) || (__u32)id >= btf__type_cnt(btf__base_btf(btf)));
+}
+
+bool kit_module_has_func(const char *name)
+{
+	return kit_btf_has_func(kit_module_btf(), name);
+}
+
+/*
+ * Whether the running kernel's own BTF describes function @name: how
+ * `iterkit status` tells what the kernel supports (bpf_iter_num_new: open-
+ * coded iterators; bpf_iter_task_new: KF_RCU_PROTECTED walkers), whatever
+ * version number a distribution kernel carries.
+ */
+bool kit_kernel_has_func(const char *name)
+{
+	return kit_btf_has_func(kit_vmlinux_btf(), name);
+}
+
+bool kit_module_has_iter(const struct kit_iter *it)
+{
+	static const char *const ops[] = { "new", "next", "destroy" };
+	char name[96];
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "bpf_iter_%s_%s", it->name, ops[i]);
+		if (!kit_module_has_func(name))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The loader's output: one growing buffer, written out every megabyte and
+ * at the end, with the writers of text and of JSON on top of it. A record
+ * is formatted in place (reserve room, write, commit), so printing n
+ * records costs O(n) bytes of copying and no stdio call per field.
+ *
+ * Strings from the kernel (comms, cgroup names) are written escaped: in
+ * JSON, control characters as \uXXXX and bytes that are not valid UTF-8 as
+ * U+FFFD; in text, as ps(1) shows them, every byte that is not part of a
+ * printable character as '?', so that a name cannot move the terminal's
+ * cursor or start a line of its own.
+ */
+#ifndef ITERKIT_OUT_H
+#define ITERKIT_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct kit_out {
+	char *p;
+	size_t len, cap;
+	int fd;			/* where kit_out_flush() writes */
+	int err;		/* first errno of a failed allocation or write */
+	size_t chunk;		/* write out past this many bytes (0: the default, 1 MiB) */
+};
+
+/* The loader's standard output. */
+extern struct kit_out kit_stdout;
+
+void kit_out_init(struct kit_out *o, int fd);
+void kit_out_free(struct kit_out *o);
+/* Writes everything buffered; 0 or -errno (also after an earlier failure). */
+int kit_out_flush(struct kit_out *o);
+/* Drops what is buffered (an error replaces a half-built document). */
+void kit_out_reset(struct kit_out *o);
+/* Makes room for n more bytes (the slow path); false after an error. */
+bool kit_out_grow(struct kit_out *o, size_t n);
+
+/* Room for n bytes at the end (NULL after an error); then kit_out_commit(end). */
+static inline char *kit_out_reserve(struct kit_out *o, size_t n)
+{
+	if (o->len + n > o->cap && !kit_out_grow(o, n))
+		return NULL;
+	return o->p + o->len;
+}
+
+static inline void kit_out_commit(struct kit_out *o, const char *end)
+{
+	o->len = end - o->p;
+}
+
+static inline void kit_out_mem(struct kit_out *o, const void *s, size_t n)
+{
+	char *p = kit_out_reserve(o, n);
+
+	if (p)
+		kit_out_commit(o, (char *)memcpy(p, s, n) + n);
+}
+
+static inline void kit_out_char(struct kit_out *o, char c)
+{
+	char *p = kit_out_reserve(o, 1);
+
+	if (p) {
+		*p = c;
+		kit_out_commit(o, p + 1);
+	}
+}
+
+static inline void kit_out_str(struct kit_out *o, const char *s)
+{
+	kit_out_mem(o, s, strlen(s));
+}
+
+/* Room for about n more bytes at once (fewer reallocations for a known size). */
+void kit_out_hint(struct kit_out *o, size_t n);
+void kit_out_u64(struct kit_out *o, uint64_t v);
+/* v right-aligned in width columns (like "%*lld"); width 0: as it is. */
+void kit_out_i64(struct kit_out *o, int64_t v, int width);
+void kit_out_pad(struct kit_out *o, char c, int n);
+void kit_out_printf(struct kit_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Copies n bytes of s to p (inside a reserved piece); returns the end. */
+static inline char *kit_put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* kit_put() of a string literal. */
+#define KIT_PUT(p, lit) kit_put(p, lit, sizeof(lit) - 1)
+
+/* The decimal digits of v at p; returns the end. At most 20 (21) bytes. */
+char *kit_fmt_u64(char *p, uint64_t v);
+char *kit_fmt_i64(char *p, int64_t v);
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+size_t kit_utf8_seq(const unsigned char *s, size_t n);
+
+/*
+ * s (at most n bytes, up to a NUL) as text, each byte that is not part of
+ * a printable character (ASCII or valid UTF-8, C0/C1 controls and DEL
+ * excluded) written as '?', as ps does.
+ */
+void kit_out_text(struct kit_out *o, const char *s, size_t n);
+
+/* ---- JSON ---- */
+
+#define KIT_JSON_MAX_DEPTH 32
+
+/*
+ * Places the commas, escapes strings, and lets the caller put line breaks
+ * between elements, so that a list keeps one element per line.
+ */
+struct kit_json {
+	struct kit_out *o;
+	int depth;
+	bool has_items[KIT_JSON_MAX_DEPTH];	/* something written at this level */
+	bool after_key;
+	bool line_break;			/* start the next item on a new line */
+};
+
+void kit_json_init(struct kit_json *j, struct kit_out *o);
+void kit_json_object(struct kit_json *j);
+void kit_json_object_end(struct kit_json *j);
+void kit_json_array(struct kit_json *j);
+void kit_json_array_end(struct kit_json *j);
+/* The next item (or the closing bracket) starts on a new line. */
+void kit_json_break(struct kit_json *j);
+/* key: one of the program's own ASCII literals (not escaped). */
+void kit_json_key(struct kit_json *j, const char *key);
+/* At most n bytes of s, stopping at a NUL (fixed-size fields like comm). */
+void kit_json_strn(struct kit_json *j, const char *s, size_t n);
+void kit_json_str(struct kit_json *j, const char *s);
+void kit_json_int(struct kit_json *j, int64_t v);
+void kit_json_uint(struct kit_json *j, uint64_t v);
+void kit_json_bool(struct kit_json *j, bool v);
+/* key: value */
+void kit_json_kstr(struct kit_json *j, const char *key, const char *s);
+void kit_json_kint(struct kit_json *j, const char *key, int64_t v);
+void kit_json_kuint(struct kit_json *j, const char *key, uint64_t v);
+void kit_json_kbool(struct kit_json *j, const char *key, bool v);
+/*
+ * For a writer that formats a whole object itself (a hot loop): the comma
+ * and line break before it; the object then goes straight into j->o.
+ */
+void kit_json_item(struct kit_json *j);
+/* The escaped string s (at most n bytes, up to a NUL), quotes included, at p; returns the end. */
+char *kit_json_put_str(char *p, const char *s, size_t n);
+/* Room kit_json_put_str() may need for n bytes. */
+#define KIT_JSON_STR_ROOM(n) (6 * (n) + 2)
+/* Ends a top-level document with a newline. */
+void kit_json_end(struct kit_json *j);
+
+#endif
