@@ -11,8 +11,8 @@
 #     goes offline); and cgroups removed with a zombie in them, dying until
 #     it is reaped, on every kernel;
 #   - a container as systemd-nspawn or podman makes one: its own pid, cgroup
-#     and mount namespaces, its init in its own cgroup (hostlike container:
-#     busybox's unshare has no cgroup namespace);
+#     and mount namespaces, its init in its own cgroup (busybox's unshare,
+#     after helpers/cgns for the cgroup namespace);
 #   - task names with control bytes, a newline, spaces, bytes that are not
 #     UTF-8, parentheses, and all 15 bytes a comm holds.
 # Everything is created here and removed at the end; the last check is that
@@ -189,11 +189,17 @@ echo $$ > /sys/fs/cgroup/init.scope/cgroup.procs
 echo up > /tmp/hostlike/ct.up
 while :; do wait; sleep 1000; done
 EOF
-"$HELPER" container "$CG/machine.slice/ct1" "$TMP/ct-init.sh" > "$TMP/ct.pid" &
+sh -c "echo \$\$ > $CG/machine.slice/ct1/cgroup.procs &&
+	exec /iterkit/tests/helpers/cgns unshare -p -f --mount-proc sh $TMP/ct-init.sh" &
 ct_unshare=$!
 i=0
 while [ ! -f "$TMP/ct.up" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-ct_init=$(cat "$TMP/ct.pid")
+# The container's init: the process busybox's unshare forked (its pid 1).
+for s in /proc/[0-9]*/stat; do
+	# "pid (comm) S ppid ...": the comm may hold spaces and parentheses.
+	[ "$(sed -n 's/.*) [A-Za-z] \([0-9]*\) .*/\1/p' "$s" 2>/dev/null)" = "$ct_unshare" ] &&
+		ct_init=$(cut -d' ' -f1 "$s")
+done
 tap_check "set-up: a container with its own pid, cgroup and mount namespaces (init: host pid ${ct_init:-none})" \
 	sh -c "[ -f $TMP/ct.up ] && [ -n '$ct_init' ] && [ \"\$(readlink /proc/$ct_init/ns/pid)\" != \"\$(readlink /proc/self/ns/pid)\" ] && [ \"\$(readlink /proc/$ct_init/ns/cgroup)\" != \"\$(readlink /proc/self/ns/cgroup)\" ]"
 tasks=$(ls -d /proc/[0-9]*/task/[0-9]* | wc -l)
@@ -222,6 +228,66 @@ host_id=$(stat -c %i "$CG/system.slice")
 sh -c "echo \$\$ > $CG/machine.slice/ct1/app.service/cgroup.procs && exec $HELPER enter $ct_init $HELPER check-ns $host_id" \
 	> "$TMP/check-ns.out" 2>&1
 relay "$TMP/check-ns.out"
+
+# -- the loader, against /proc and cgroupfs --
+# Thread ids in /proc now (sorted).
+proc_tids() { ls -d /proc/[0-9]*/task/[0-9]* | sed 's|.*/||' | sort; }
+
+out=$(iterkit demo 2>&1)
+rc=$?
+tap_eq "iterkit demo exits 0 here (dying cgroups, containers, hostile names)" "$rc" 0 || tap_diag "$out"
+for it in kit_num testmod_seq kit_task kit_cgroup; do
+	tap_contains "iterkit demo: $it passes" "$out" "PASS $it"
+done
+
+proc_tids > "$TMP/tids.before"
+iterkit tasks --threads --json > "$TMP/threads.json"
+rc=$?
+proc_tids > "$TMP/tids.after"
+grep -Fxf "$TMP/tids.before" "$TMP/tids.after" > "$TMP/tids.stable"
+sed -n 's/^{"pid":[0-9]*,"tid":\([0-9]*\),.*/\1/p' "$TMP/threads.json" | sort > "$TMP/tids.walk"
+missing=$(grep -cvFxf "$TMP/tids.walk" "$TMP/tids.stable")
+tap_check "tasks --threads: every thread in /proc before and after is listed ($(wc -l < "$TMP/tids.stable") stable, $(wc -l < "$TMP/tids.walk") listed, exit $rc)" \
+	sh -c "[ $rc = 0 ] && [ $missing = 0 ] && [ $(wc -l < "$TMP/tids.stable") -gt 1500 ]"
+# What the cgroups hold now, by process: each is listed with its cgroup's processes.
+cat $(find "$CG/system.slice" "$CG/user.slice" "$CG/kubepods.slice" -name cgroup.procs) | sort > "$TMP/pids.cg"
+iterkit tasks --json > "$TMP/procs.json"
+sed -n 's/^{"pid":\([0-9]*\),.*/\1/p' "$TMP/procs.json" | sort > "$TMP/pids.walk"
+tap_eq "tasks: every process in the host's cgroups is listed ($(wc -l < "$TMP/pids.cg"))" \
+	"$(grep -cvFxf "$TMP/pids.walk" "$TMP/pids.cg")" 0
+# Text: one line per task whatever its name holds, no terminal control byte.
+iterkit tasks --threads > "$TMP/threads.txt"
+tap_eq "tasks text: one line per task, as many as the JSON lists" \
+	"$(($(wc -l < "$TMP/threads.txt") - 1))" "$(wc -l < "$TMP/tids.walk")"
+tap_eq "tasks text: no control byte in the output (ESC, BS, CR, ...)" \
+	"$(tr -d '\n\t' < "$TMP/threads.txt" | tr -d '\040-\176\200-\377' | wc -c)" 0
+tap_contains "tasks text: the name with ESC and a newline shows escaped" "$(cat "$TMP/threads.txt")" "ev"
+
+iterkit cgroups --json > "$TMP/cgroups.json"
+sed -n 's/^{"id".*"state":"online".*"path":"\([^"]*\)"}.*/\1/p' "$TMP/cgroups.json" | sort > "$TMP/cg.walk"
+find "$CG" -type d | sed "s|^$CG||; s|^\$|/|" | sort > "$TMP/cg.fs"
+tap_eq "cgroups: the online cgroups listed are exactly cgroupfs's directories ($(wc -l < "$TMP/cg.fs"))" \
+	"$(cat "$TMP/cg.walk")" "$(cat "$TMP/cg.fs")"
+dying=$(sed -n 's/^nr_dying_descendants //p' "$CG/cgroup.stat")
+tap_eq "cgroups: every dying cgroup is listed, marked dying ($dying)" \
+	"$(grep -c '"state":"dying"' "$TMP/cgroups.json")" "$dying"
+tap_eq "cgroups text: the same cgroups marked dying" "$(iterkit cgroups | grep -c ', dying, ')" "$dying"
+
+# -- and the loader inside the container: its pids, its cgroup tree --
+in_ct() { sh -c "echo \$\$ > $CG/machine.slice/ct1/app.service/cgroup.procs && exec $HELPER enter $ct_init $*"; }
+in_ct sh -c "'ls -d /proc/[0-9]* | sed s,/proc/,, | sort -n'" > "$TMP/ct.pids.proc"
+in_ct iterkit tasks --json > "$TMP/ct.tasks.json"
+# (iterkit itself was not there when /proc was listed)
+grep -v '"comm":"iterkit"' "$TMP/ct.tasks.json" | sed -n 's/^{"pid":\([0-9]*\),.*/\1/p' | sort -n > "$TMP/ct.pids.walk"
+tap_eq "container: tasks lists the namespace's processes with its pids, as its /proc does" \
+	"$(grep -vFxf "$TMP/ct.pids.proc" "$TMP/ct.pids.walk")" ""
+tap_contains "container: ... its init is pid 1" "$(cat "$TMP/ct.tasks.json")" '{"pid":1,"tid":1,"ppid":0,'
+in_ct iterkit cgroups --json > "$TMP/ct.cgroups.json"
+tap_eq "container: cgroups lists its tree, paths from its namespace's root" \
+	"$(sed -n 's/^{"id".*"state":"online".*"path":"\([^"]*\)"}.*/\1/p' "$TMP/ct.cgroups.json" | sort | tr '\n' ' ')" \
+	"/ /app.service /app.service/worker /init.scope "
+out=$(in_ct iterkit demo 2>&1)
+tap_eq "container: iterkit demo exits 0" "$?" 0 || tap_diag "$out"
 
 tap_check "the host-like world removed: no process, cgroup or dying cgroup left" teardown
 trap - EXIT

@@ -13,13 +13,6 @@
  *                            stays until SIGTERM, then kills and reaps them
  *   hostlike check NAMES     the walkers on the host; NAMES holds the hex
  *                            names given to spawn, one per line
- *   hostlike container DIR SCRIPT
- *                            a container as systemd-nspawn or podman make
- *                            one (busybox's unshare has no cgroup
- *                            namespace): moves into the cgroup DIR, then
- *                            `sh SCRIPT` runs as pid 1 of new pid, cgroup
- *                            and mount namespaces, with its own /proc;
- *                            prints its pid here and waits for it
  *   hostlike enter PID CMD...
  *                            runs CMD in the pid, cgroup and mount
  *                            namespaces of PID (nsenter, with the cgroup
@@ -40,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -643,33 +635,6 @@ static int check_ns(unsigned long long host_id)
 
 /* ---- containers ---- */
 
-static int container(const char *dir, const char *script)
-{
-	pid_t init;
-	int status;
-
-	if (move_self(dir) || unshare(CLONE_NEWCGROUP | CLONE_NEWNS | CLONE_NEWPID)) {
-		perror("hostlike: container");
-		return 1;
-	}
-	init = fork();
-	if (init < 0)
-		return 1;
-	if (!init) {
-		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) {
-			perror("hostlike: container mounts");
-			_exit(1);
-		}
-		execl("/bin/sh", "sh", script, (char *)NULL);
-		_exit(127);
-	}
-	printf("%d\n", init);
-	fflush(stdout);
-	waitpid(init, &status, 0);
-	return 0;
-}
-
 static int enter(pid_t pid, char **cmd)
 {
 	static const char *const kinds[] = { "pid", "cgroup", "mnt" };
@@ -700,8 +665,6 @@ static int enter(pid_t pid, char **cmd)
 
 int main(int argc, char **argv)
 {
-	if (argc >= 4 && !strcmp(argv[1], "container"))
-		return container(argv[2], argv[3]);
 	if (argc >= 4 && !strcmp(argv[1], "enter"))
 		return enter(atoi(argv[2]), argv + 3);
 	if (argc >= 2 && !strcmp(argv[1], "spawn"))
@@ -710,7 +673,7 @@ int main(int argc, char **argv)
 		return check(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "check-ns"))
 		return check_ns(strtoull(argv[2], NULL, 10));
-	fprintf(stderr, "usage: hostlike spawn | check NAMES | container DIR SCRIPT | "
-		"enter PID CMD... | check-ns HOST-CGROUP-ID\n");
+	fprintf(stderr, "usage: hostlike spawn | check NAMES | enter PID CMD... | "
+		"check-ns HOST-CGROUP-ID\n");
 	return 2;
 }
