@@ -150,7 +150,19 @@ while [ $i -le 10 ]; do
 	rmdir "$d" && dying_made=$((dying_made + 1))
 	i=$((i + 1))
 done
+# Where the kernel moves page cache to the parent at offline, those
+# cgroups are released over the next moments: let that settle (5 s without
+# a change, at most 60 s), so that nothing is released while walks are
+# compared below.
 held=$(sed -n 's/^nr_dying_descendants //p' "$CG/cgroup.stat")
+same=0
+i=0
+while [ $same -lt 5 ] && [ $i -lt 60 ]; do
+	sleep 1
+	now=$(sed -n 's/^nr_dying_descendants //p' "$CG/cgroup.stat")
+	if [ "$now" = "$held" ]; then same=$((same + 1)); else same=0; held=$now; fi
+	i=$((i + 1))
+done
 tap_diag "page cache keeps $held of the $dying_made cgroups removed with it dying on this kernel"
 tap_check "set-up: 30 cgroups removed with page cache charged to them" [ "$dying_made" = 30 ]
 
