@@ -22,22 +22,46 @@ MULTIARCH := $(shell gcc -dumpmachine)
 VMLINUX_H ?= $(firstword $(wildcard $(KDIR)/vmlinux $(KDIR)/vmlinux.h \
 	/usr/include/$(MULTIARCH)/linux/bpf/vmlinux.h))
 
-# __TARGET_ARCH_<arch> for the BPF programs' tracing macros: the build
-# machine's architecture, in the kernel's names.
-BPF_ARCH := $(patsubst x86_64,x86,$(patsubst i%86,x86,$(patsubst aarch64%,arm64,\
+# __TARGET_ARCH_<arch> for the BPF programs' tracing macros: the target
+# kernel's architecture (its .config), else the build machine's, in the
+# kernel's names.
+BUILD_ARCH := $(patsubst x86_64,x86,$(patsubst i%86,x86,$(patsubst aarch64%,arm64,\
 	$(patsubst s390x,s390,$(patsubst ppc64%,powerpc,$(patsubst riscv64,riscv,\
 	$(patsubst loongarch64,loongarch,$(shell uname -m))))))))
+KERNEL_ARCH := $(shell sed -n 's/^CONFIG_\(X86\|ARM64\)=y$$/\1/p' $(KDIR)/.config 2>/dev/null | tr A-Z a-z)
+BPF_ARCH ?= $(or $(KERNEL_ARCH),$(BUILD_ARCH))
+
+# Cross builds (a kernel of another architecture than the build machine's,
+# e.g. arm64 headers unpacked by scripts/sysroot.sh): the loader and the
+# tests are built with <triplet>-gcc against SYSROOT (that architecture's
+# libc, libbpf, libelf, zlib and zstd) and linked statically, so that the
+# VM needs nothing of the sysroot at run time.
+ifneq ($(BPF_ARCH),$(BUILD_ARCH))
+CROSS_TRIPLET := $(patsubst arm64,aarch64-linux-gnu,$(patsubst x86,x86_64-linux-gnu,$(BPF_ARCH)))
+MULTIARCH := $(CROSS_TRIPLET)
+ifeq ($(origin CC),default)
+CC := $(CROSS_TRIPLET)-gcc
+endif
+OBJCOPY ?= $(CROSS_TRIPLET)-objcopy
+SYSROOT ?=
+CROSS_FLAGS := $(if $(SYSROOT),--sysroot=$(SYSROOT))
+LDFLAGS += -static
+endif
+OBJCOPY ?= objcopy
 
 # Kernels from 6.19 are built with -fms-extensions, and their vmlinux.h embeds
 # structs as anonymous members ("struct slock_owned;"): without the flag
 # clang drops those members, and with -Werror it stops.
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 	-fms-extensions -Wno-microsoft-anon-tag \
-	-I$(BUILD) -Ibpf -I/usr/include/$(MULTIARCH)
+	-I$(BUILD) -Ibpf -I$(SYSROOT)/usr/include/$(MULTIARCH)
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace \
-	-DITERKIT_VERSION='"$(VERSION)"'
+	-DITERKIT_VERSION='"$(VERSION)"' $(CROSS_FLAGS)
 # libbpf 1.4 is linked in statically (bookworm's shared libbpf1 is 1.1); libelf/zlib stay shared.
 USER_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -lzstd
+ifneq ($(BPF_ARCH),$(BUILD_ARCH))
+USER_LIBS := -static -lbpf -lelf -lz -lzstd
+endif
 
 LOADER_PROGS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 # The loader embeds light skeletons: relocations and kfunc lookups happen in
@@ -145,13 +169,13 @@ MODULE_KO_DEP := $(if $(filter module/iterkit.ko,$(MODULE_KO)),module,$(MODULE_K
 
 $(BUILD)/tests/iterkit-nobtf.ko: $(MODULE_KO_DEP)
 	@mkdir -p $(@D)
-	objcopy --remove-section=.BTF $(MODULE_KO) $@
+	$(OBJCOPY) --remove-section=.BTF $(MODULE_KO) $@
 
 $(BUILD)/tests/iterkit-badbtf.ko: $(MODULE_KO_DEP)
 	@mkdir -p $(@D)
-	objcopy --dump-section .BTF=$@.btf $(MODULE_KO)
+	$(OBJCOPY) --dump-section .BTF=$@.btf $(MODULE_KO)
 	head -c 64 $@.btf > $@.btf.cut
-	objcopy --update-section .BTF=$@.btf.cut $(MODULE_KO) $@
+	$(OBJCOPY) --update-section .BTF=$@.btf.cut $(MODULE_KO) $@
 	rm -f $@.btf $@.btf.cut
 
 $(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*.h tests/progs/*.h)
