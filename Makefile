@@ -33,9 +33,9 @@ BPF_ARCH ?= $(or $(KERNEL_ARCH),$(BUILD_ARCH))
 
 # Cross builds (a kernel of another architecture than the build machine's,
 # e.g. arm64 headers unpacked by scripts/sysroot.sh): the loader and the
-# tests are built with <triplet>-gcc against SYSROOT (that architecture's
-# libc, libbpf, libelf, zlib and zstd) and linked statically, so that the
-# VM needs nothing of the sysroot at run time.
+# tests are built with <triplet>-gcc, against SYSROOT (that architecture's
+# libc, libbpf, libelf, zlib and zstd; tests/vm/run copies the libraries
+# from there into the VM) or else the multiarch libraries installed here.
 ifneq ($(BPF_ARCH),$(BUILD_ARCH))
 CROSS_TRIPLET := $(patsubst arm64,aarch64-linux-gnu,$(patsubst x86,x86_64-linux-gnu,$(BPF_ARCH)))
 MULTIARCH := $(CROSS_TRIPLET)
@@ -45,7 +45,6 @@ endif
 OBJCOPY ?= $(CROSS_TRIPLET)-objcopy
 SYSROOT ?=
 CROSS_FLAGS := $(if $(SYSROOT),--sysroot=$(SYSROOT))
-LDFLAGS += -static
 endif
 OBJCOPY ?= objcopy
 
@@ -59,9 +58,6 @@ USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace
 	-DITERKIT_VERSION='"$(VERSION)"' $(CROSS_FLAGS)
 # libbpf 1.4 is linked in statically (bookworm's shared libbpf1 is 1.1); libelf/zlib stay shared.
 USER_LIBS := -Wl,-Bstatic -lbpf -Wl,-Bdynamic -lelf -lz -lzstd
-ifneq ($(BPF_ARCH),$(BUILD_ARCH))
-USER_LIBS := -static -lbpf -lelf -lz -lzstd
-endif
 
 LOADER_PROGS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 # The loader embeds light skeletons: relocations and kfunc lookups happen in
