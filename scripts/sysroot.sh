@@ -101,6 +101,11 @@ create_unlocked() {
 		--dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
 		"$(release "$name")" "$dir.new" "${srcs[@]}"
+	# Merged /usr as an installed system has it (trixie's packages ship
+	# under /usr; its libc.so still names /lib/aarch64-linux-gnu/libc.so.6).
+	for d in bin sbin lib; do
+		[ -e "$dir.new/$d" ] || [ -L "$dir.new/$d" ] || ln -s "usr/$d" "$dir.new/$d"
+	done
 	printf '%s\n' "${srcs[@]}" > "$dir.new/.iterkit-sources"
 	echo "$name" > "$dir.new/.iterkit-sysroot"
 	rm -rf "$dir"
