@@ -273,12 +273,17 @@ static int set_must(struct churn_bpf *skel, const __s64 *must, unsigned int n)
 	return 0;
 }
 
-/* One walker: all specs in turn until @end, half of the walks in an IPI on the other CPU. */
-static void walker(int cpu, double end, int fd)
+/*
+ * One walker: all specs in turn for @secs once its programs are loaded (a
+ * load can take seconds on a busy emulated CPU), half of the walks in an
+ * IPI on the other CPU.
+ */
+static void walker(int cpu, int secs, int fd)
 {
 	struct walker_report r = {};
 	struct churn_bpf *skel;
 	unsigned long long i;
+	double end;
 	int err;
 
 	pin(cpu);
@@ -287,6 +292,7 @@ static void walker(int cpu, double end, int fd)
 		fail(&r, "cpu %d: loading churn.bpf.o failed", cpu);
 		goto out;
 	}
+	end = now() + secs;
 	for (i = 0; now() < end; i++) {
 		const struct spec *sp = &specs[i % NR_SPECS];
 		int irq = (i / NR_SPECS) % 2, k, idx = i % NR_SPECS;
@@ -506,7 +512,7 @@ TEST_F_TIMEOUT(churn, walkers_on_both_cpus, 3600)
 	const char *helper = exec_churn_path();
 	struct churn_bpf *skel;
 	pid_t walkers[2], exec_pid;
-	double end, longest = 0;
+	double longest = 0;
 
 	ASSERT_EQ(0, access(helper, X_OK)) TH_LOG("no %s", helper);
 	/* Before any churn: how many threads there are. */
@@ -547,7 +553,6 @@ TEST_F_TIMEOUT(churn, walkers_on_both_cpus, 3600)
 	/* Let the exec churner start its threads. */
 	usleep(100000);
 
-	end = now() + secs;
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, pipe(pipes[i]));
 		walkers[i] = fork();
@@ -555,7 +560,7 @@ TEST_F_TIMEOUT(churn, walkers_on_both_cpus, 3600)
 		if (!walkers[i]) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			close(pipes[i][0]);
-			walker(i, end, pipes[i][1]);
+			walker(i, secs, pipes[i][1]);
 		}
 		close(pipes[i][1]);
 	}
