@@ -247,12 +247,15 @@ install-dkms-src:
 	done
 
 # Packages, built from a clean copy of the sources under build/pkg/.
+# DEB_ARCH=<arch> (e.g. arm64) cross-builds the loader package for it
+# (dpkg-buildpackage -a): install-deps.sh adds the architecture to dpkg and
+# installs the build dependencies for it.
 PKG := $(BUILD)/pkg
 deb:
-	scripts/install-deps.sh pkg
+	scripts/install-deps.sh pkg $(if $(DEB_ARCH),cross-$(DEB_ARCH))
 	rm -rf $(PKG)/deb && mkdir -p $(PKG)/deb
 	scripts/srcdist.sh $(PKG)/deb/iterkit-$(VERSION)
-	cd $(PKG)/deb/iterkit-$(VERSION) && dpkg-buildpackage -us -uc -b
+	cd $(PKG)/deb/iterkit-$(VERSION) && dpkg-buildpackage -us -uc -b $(if $(DEB_ARCH),-a $(DEB_ARCH))
 	@ls $(PKG)/deb/*.deb
 
 # On Debian, rpmbuild cannot see Fedora's build dependencies (--nodeps): the

@@ -155,3 +155,24 @@ if [[ " $want " == *" pkg "* ]]; then
 	# shellcheck disable=SC2086
 	[ -z "$need" ] || install -t bookworm-backports $need
 fi
+
+# make deb DEB_ARCH=<arch>: the cross gcc (crossbuild-essential) and the
+# package's build dependencies for that architecture (multiarch: dpkg learns
+# the architecture).
+for w in $want; do
+	case $w in cross-*) ;; *) continue ;; esac
+	arch=${w#cross-}
+	install dpkg-dev
+	if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+		log "adding $arch to dpkg's architectures (for the cross build)"
+		as_root dpkg --add-architecture "$arch"
+		updated=
+	fi
+	need=$(cd "$top" && dpkg-checkbuilddeps -a "$arch" 2>&1 | sed -n 's/.*[Uu]nmet build dependencies: //p' |
+		sed -E 's/\([^)]*\)//g; s/\|[^ ]*//g; s/:any//g' || true)
+	# Build dependencies with :native are this machine's packages; the
+	# others are the target's.
+	need=$(for p in $need; do case $p in *:native) echo "${p%:native}" ;; *) echo "$p:$arch" ;; esac; done)
+	# shellcheck disable=SC2086
+	install -t bookworm-backports "crossbuild-essential-$arch" $need
+done
