@@ -78,7 +78,7 @@ binfmt() {
 	esac
 	[ -f "/proc/sys/fs/binfmt_misc/$name" ] && return 0
 	conf=/usr/lib/binfmt.d/$name.conf
-	[ -f "$conf" ] || "$top/scripts/install-deps.sh" qemu-user >&2
+	"$top/scripts/install-deps.sh" qemu-user >&2
 	[ -f "$conf" ] || die "$conf is missing (qemu-user-binfmt)"
 	mountpoint -q /proc/sys/fs/binfmt_misc ||
 		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc ||
@@ -156,7 +156,10 @@ create() {
 	log "creating the $name root in $dir"
 	local srcs=()
 	mapfile -t srcs < <(sources "$name")
-	binfmt "$(root_arch "$name")"
+	if [ "$(root_arch "$name")" != "$(dpkg --print-architecture)" ]; then
+		"$top/scripts/install-deps.sh" qemu-user >&2
+		binfmt "$(root_arch "$name")"
+	fi
 	mmdebstrap --quiet --variant=apt --include=ca-certificates --arch="$(root_arch "$name")" \
 		--aptopt='Acquire::Check-Valid-Until "false"' \
 		--aptopt='APT::Install-Recommends "false"' \

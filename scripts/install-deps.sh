@@ -136,8 +136,9 @@ fi
 
 # Running arm64 programs in a build root (dkms, dpkg, apt in an arm64
 # Debian): QEMU's user-mode emulator, registered with binfmt_misc by
-# scripts/buildroot.sh.
+# scripts/buildroot.sh, and arch-test, which mmdebstrap uses to check it.
 if [[ " $want " == *" qemu-user "* ]]; then
+	install arch-test
 	install -t bookworm-backports "qemu-user-static>=1:10"
 fi
 
