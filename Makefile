@@ -22,20 +22,40 @@ MULTIARCH := $(shell gcc -dumpmachine)
 VMLINUX_H ?= $(firstword $(wildcard $(KDIR)/vmlinux $(KDIR)/vmlinux.h \
 	/usr/include/$(MULTIARCH)/linux/bpf/vmlinux.h))
 
-# __TARGET_ARCH_<arch> for the BPF programs' tracing macros: the build
-# machine's architecture, in the kernel's names.
-BPF_ARCH := $(patsubst x86_64,x86,$(patsubst i%86,x86,$(patsubst aarch64%,arm64,\
+# __TARGET_ARCH_<arch> for the BPF programs' tracing macros: the target
+# kernel's architecture (its .config), else the build machine's, in the
+# kernel's names.
+BUILD_ARCH := $(patsubst x86_64,x86,$(patsubst i%86,x86,$(patsubst aarch64%,arm64,\
 	$(patsubst s390x,s390,$(patsubst ppc64%,powerpc,$(patsubst riscv64,riscv,\
 	$(patsubst loongarch64,loongarch,$(shell uname -m))))))))
+KERNEL_ARCH := $(shell sed -n 's/^CONFIG_\(X86\|ARM64\)=y$$/\1/p' $(KDIR)/.config 2>/dev/null | tr A-Z a-z)
+BPF_ARCH ?= $(or $(KERNEL_ARCH),$(BUILD_ARCH))
+
+# Cross builds (a kernel of another architecture than the build machine's,
+# e.g. arm64 headers unpacked by scripts/sysroot.sh): the loader and the
+# tests are built with <triplet>-gcc, against SYSROOT (that architecture's
+# libc, libbpf, libelf, zlib and zstd; tests/vm/run copies the libraries
+# from there into the VM) or else the multiarch libraries installed here.
+ifneq ($(BPF_ARCH),$(BUILD_ARCH))
+CROSS_TRIPLET := $(patsubst arm64,aarch64-linux-gnu,$(patsubst x86,x86_64-linux-gnu,$(BPF_ARCH)))
+MULTIARCH := $(CROSS_TRIPLET)
+ifeq ($(origin CC),default)
+CC := $(CROSS_TRIPLET)-gcc
+endif
+OBJCOPY ?= $(CROSS_TRIPLET)-objcopy
+SYSROOT ?=
+CROSS_FLAGS := $(if $(SYSROOT),--sysroot=$(SYSROOT))
+endif
+OBJCOPY ?= objcopy
 
 # Kernels from 6.19 are built with -fms-extensions, and their vmlinux.h embeds
 # structs as anonymous members ("struct slock_owned;"): without the flag
 # clang drops those members, and with -Werror it stops.
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 	-fms-extensions -Wno-microsoft-anon-tag \
-	-I$(BUILD) -Ibpf -I/usr/include/$(MULTIARCH)
+	-I$(BUILD) -Ibpf -I$(SYSROOT)/usr/include/$(MULTIARCH)
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace \
-	-DITERKIT_VERSION='"$(VERSION)"'
+	-DITERKIT_VERSION='"$(VERSION)"' $(CROSS_FLAGS)
 # Header dependencies of every C and BPF object (and of the programs built in
 # one step): a changed header rebuilds what includes it.
 DEPFLAGS = -MMD -MP -MF $@.d -MT $@
@@ -197,23 +217,23 @@ MODULE_KO_DEP := $(if $(filter module/iterkit.ko,$(MODULE_KO)),module,$(MODULE_K
 
 $(BUILD)/tests/iterkit-nobtf.ko: $(MODULE_KO_DEP)
 	@mkdir -p $(@D)
-	objcopy --remove-section=.BTF $(MODULE_KO) $@
+	$(OBJCOPY) --remove-section=.BTF $(MODULE_KO) $@
 
 # A module of a version the loader does not speak: the same module, its
 # .modinfo saying 9.9 (same length, so nothing else moves).
 $(BUILD)/tests/iterkit-otherversion.ko: $(MODULE_KO_DEP)
 	@mkdir -p $(@D)
-	objcopy --dump-section .modinfo=$@.modinfo $(MODULE_KO)
+	$(OBJCOPY) --dump-section .modinfo=$@.modinfo $(MODULE_KO)
 	grep -q 'version=$(VERSION)' $@.modinfo
 	sed 's/version=$(VERSION)/version=$(subst 0,9,$(subst 1,9,$(VERSION)))/' $@.modinfo > $@.modinfo.new
-	objcopy --update-section .modinfo=$@.modinfo.new $(MODULE_KO) $@
+	$(OBJCOPY) --update-section .modinfo=$@.modinfo.new $(MODULE_KO) $@
 	rm -f $@.modinfo $@.modinfo.new
 
 $(BUILD)/tests/iterkit-badbtf.ko: $(MODULE_KO_DEP)
 	@mkdir -p $(@D)
-	objcopy --dump-section .BTF=$@.btf $(MODULE_KO)
+	$(OBJCOPY) --dump-section .BTF=$@.btf $(MODULE_KO)
 	head -c 64 $@.btf > $@.btf.cut
-	objcopy --update-section .BTF=$@.btf.cut $(MODULE_KO) $@
+	$(OBJCOPY) --update-section .BTF=$@.btf.cut $(MODULE_KO) $@
 	rm -f $@.btf $@.btf.cut
 
 $(BUILD)/tests/%: tests/kselftest/%.c $(TEST_SKELS) $(wildcard tests/kselftest/*.h tests/progs/*.h)
@@ -296,12 +316,15 @@ install-dkms-src:
 	done
 
 # Packages, built from a clean copy of the sources under build/pkg/.
+# DEB_ARCH=<arch> (e.g. arm64) cross-builds the loader package for it
+# (dpkg-buildpackage -a): install-deps.sh adds the architecture to dpkg and
+# installs the build dependencies for it.
 PKG := $(BUILD)/pkg
 deb:
-	scripts/install-deps.sh pkg
+	scripts/install-deps.sh pkg $(if $(DEB_ARCH),cross-$(DEB_ARCH))
 	rm -rf $(PKG)/deb && mkdir -p $(PKG)/deb
 	scripts/srcdist.sh $(PKG)/deb/iterkit-$(VERSION)
-	cd $(PKG)/deb/iterkit-$(VERSION) && dpkg-buildpackage -us -uc -b
+	cd $(PKG)/deb/iterkit-$(VERSION) && dpkg-buildpackage -us -uc -b $(if $(DEB_ARCH),-a $(DEB_ARCH))
 	@ls $(PKG)/deb/*.deb
 
 # On Debian, rpmbuild cannot see Fedora's build dependencies (--nodeps): the

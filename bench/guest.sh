@@ -13,6 +13,7 @@ info() { echo "@@info $*"; }
 
 insmod /iterkit/iterkit.ko || { echo "@@error insmod iterkit.ko failed"; exit 1; }
 echo "@@kernel $(uname -r)"
+echo "@@arch $(uname -m)"
 echo "@@cpus $(nproc)"
 echo "@@clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 # 10,000 processes need more than the default for a small VM.
@@ -26,10 +27,14 @@ else
 	OWN_AHEAD=3000 CG_BIG=10000
 fi
 
-# procps ps, with the libraries bench/run copied next to it.
+# procps ps, with the libraries bench/run copied next to it (or, for a
+# foreign architecture, those tests/vm/run copied from its sysroot).
 PS=
 if [ -x $B/procps/ps ]; then
-	PS="$B/procps/lib/ld-linux-x86-64.so.2 --library-path $B/procps/lib $B/procps/ps"
+	PS=$B/procps/ps
+	for ld in $B/procps/lib/ld-linux*.so.*; do
+		[ -e "$ld" ] && PS="$ld --library-path $B/procps/lib $B/procps/ps"
+	done
 	$PS -e -o pid,ppid,comm > /dev/null 2>&1 || PS=
 fi
 [ -n "$PS" ] && echo "@@have ps $($PS --version 2>&1 | head -n 1)" || echo "@@have ps none"

@@ -41,7 +41,8 @@ def parse(path):
                 continue
             tag, _, rest = line[2:].partition(" ")
             w = rest.split()
-            if tag in ("commit", "date", "host", "accel", "kernel", "cpus", "clocksource"):
+            if tag in ("commit", "date", "host", "accel", "kernel", "cpus", "clocksource", "arch",
+                       "hostarch"):
                 raw["meta"][tag] = rest
             elif tag == "have":
                 raw["have"][w[0]] = " ".join(w[1:])
@@ -298,6 +299,13 @@ def goals(res, kver):
 
 # ---- output ----
 
+def ratios_only(res):
+    """A VM of another architecture than the host's emulates every instruction
+    of it: its times say nothing about that architecture, only its ratios do."""
+    m = res["meta"]
+    return bool(m.get("arch")) and bool(m.get("hostarch")) and m["arch"] != m["hostarch"]
+
+
 def verdict(met):
     return "-" if met is None else "yes" if met else "**no**"
 
@@ -334,6 +342,9 @@ def markdown(all_res):
         if res["errors"]:
             md += ["Errors during the run: " + "; ".join(res["errors"]), ""]
         md += ["### Goals", ""] + goal_rows(res)
+        if ratios_only(res):
+            md += ratio_sections(kver, res)
+            continue
         md += ["", "### B1: per-element cost of a loop, ns (inside the program, less the empty loop)",
                "", "| N | kit_num | bpf_iter_num | bpf_loop | for | kit_num / bpf_iter_num |",
                "|---|---|---|---|---|---|"]
@@ -410,6 +421,40 @@ def markdown(all_res):
         md += [f"Raw data: [raw/{kver}.txt](raw/{kver}.txt). procps ps in the VM: "
                f"{res['have'].get('ps', 'none')}; systemd-cgls: {res['have'].get('systemd-cgls', 'none')}.", ""]
     return "\n".join(md)
+
+
+def ratio_sections(kver, res):
+    """B1-B4 of an emulated foreign architecture: ratios and counts, no times."""
+    m = res["meta"]
+    md = ["", f"The VM emulates {m['arch']} on this {m['hostarch']} host instruction by "
+          "instruction, so only ratios (taken within a round) and the verifier's counts "
+          "are shown.", "",
+          "### B1: kit_num / bpf_iter_num, per element", "", "| N | ratio |", "|---|---|"]
+    for n, q in sorted(res["B1"]["ratio_kit_num"].items()):
+        md.append(f"| {n} | {fq(q, '', 3)} |")
+    md += ["", "### B2: walkers, kit / kernel per element", "",
+           "| walk | population | elements | kit / kernel |", "|---|---|---|---|"]
+    for v in res["B2"].values():
+        md.append(f"| {v['walk']} ({v['kit']} vs {v['kernel']}) | {v['population']} | "
+                  f"{v['count']:.0f} | {fq(v['ratio'], '', 3)} |")
+    md += ["", "### B3: verification (the verifier's counts)", "",
+           "| program | insns processed | total states | peak states | program insns |",
+           "|---|---|---|---|---|"]
+    for p, v in res["B3"]["programs"].items():
+        md.append(f"| {p} | {v['insns']} | {v['states']} | {v['peak_states']} | {v['prog_insns']} |")
+    md += ["", "### B4: the loader against its baselines", "",
+           "| population | comparison | ratio |", "|---|---|---|"]
+    for e in res["B4"].values():
+        for key, text in (("oneshot_json_vs_baseline", "baseline / one `--json` run (loads)"),
+                          ("resident_json_vs_baseline", "baseline / one `--json` run (resident)"),
+                          ("oneshot_text_vs_ps", "ps / one text run (loads)"),
+                          ("resident_text_vs_ps", "ps / one text run (resident)"),
+                          ("loaded_walk_vs_baseline", "baseline walk / loaded walk (both in-process)")):
+            if e.get(key):
+                md.append(f"| {e['what']}, {e['population']} | {text} | {fq(e[key], 'x', 1)} |")
+    md += ["", f"Raw data: [raw/{kver}.txt](raw/{kver}.txt). procps ps in the VM: "
+           f"{res['have'].get('ps', 'none')}.", ""]
+    return md
 
 
 def plots(kver, res, outdir):
@@ -523,7 +568,7 @@ def main():
                "population": raw["population"], "B1": b1(raw), "B2": b2(raw), "B3": b3(raw),
                "B4": b4(raw), "B5": b5(raw), "floor": floor(raw), "skel": skel(raw)}
         res["goals"] = goals(res, kver)
-        res["plots"] = plots(kver, res, HERE)
+        res["plots"] = [] if ratios_only(res) else plots(kver, res, HERE)
         all_res[kver] = res
     with open(os.path.join(HERE, "results.md"), "w") as f:
         f.write(markdown(all_res))

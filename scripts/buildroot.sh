@@ -11,7 +11,9 @@
 #   scripts/buildroot.sh path    ROOT          print where it lives
 #   scripts/buildroot.sh list                  the roots this script knows
 #
-# ROOT is one of the names below. `run` enters it in a private mount
+# ROOT is one of the names below; trixie-arm64 is an arm64 Debian 13 whose
+# programs run under QEMU's user-mode emulator (registered with binfmt_misc
+# here; slow, so only for what must run there: dkms and dpkg). `run` enters it in a private mount
 # namespace (nothing stays mounted afterwards) with /proc, /dev, /sys (unless
 # --no-sys), the project tree and iterkit's cache at the same paths as on the
 # host; the current directory is kept when it is inside them. --overlay DIR
@@ -33,7 +35,7 @@ log() { echo "buildroot: $*" >&2; }
 # a Valid-Until that a frozen mirror outlives, so expiry is not checked.
 sources() {
 	case $1 in
-	trixie)
+	trixie | trixie-arm64)
 		echo "deb $MIRROR trixie main"
 		echo "deb $MIRROR trixie-updates main"
 		echo "deb $SECURITY trixie-security main"
@@ -43,15 +45,47 @@ sources() {
 		echo "deb $MIRROR sid main"
 		echo "deb $MIRROR experimental main"
 		;;
-	*) die "unknown root '$1' (known: trixie sid)" ;;
+	*) die "unknown root '$1' (known: $(known))" ;;
 	esac
 }
 
+known() { echo trixie sid trixie-arm64; }
+
 suite() {
 	case $1 in
-	trixie) echo trixie ;;
+	trixie | trixie-arm64) echo trixie ;;
 	sid) echo sid ;;
 	esac
+}
+
+# The root's architecture: the build machine's unless its name ends in one.
+root_arch() {
+	case $1 in
+	*-arm64) echo arm64 ;;
+	*) dpkg --print-architecture ;;
+	esac
+}
+
+# Foreign roots run through qemu-user: the emulator is registered with
+# binfmt_misc with the F flag (opened now, so it works inside the chroot
+# without a copy there). Registrations do not survive a reboot.
+binfmt() {
+	local arch=$1 name conf
+	[ "$arch" = "$(dpkg --print-architecture)" ] && return 0
+	case $arch in
+	arm64) name=qemu-aarch64 ;;
+	*) die "no emulator known for $arch" ;;
+	esac
+	[ -f "/proc/sys/fs/binfmt_misc/$name" ] && return 0
+	conf=/usr/lib/binfmt.d/$name.conf
+	"$top/scripts/install-deps.sh" qemu-user >&2
+	[ -f "$conf" ] || die "$conf is missing (qemu-user-binfmt)"
+	mountpoint -q /proc/sys/fs/binfmt_misc ||
+		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc ||
+		die "cannot mount binfmt_misc: $arch programs cannot run here"
+	[ -f "/proc/sys/fs/binfmt_misc/$name" ] || grep -v '^#' "$conf" > /proc/sys/fs/binfmt_misc/register ||
+		die "cannot register $name with binfmt_misc"
+	log "$name registered with binfmt_misc"
 }
 
 path() { echo "$ROOTS/$1"; }
@@ -75,6 +109,7 @@ enter() {
 	local dir
 	dir=$(path "$name")
 	[ -f "$dir/.iterkit-root" ] || die "root '$name' does not exist: scripts/buildroot.sh create $name"
+	binfmt "$(root_arch "$name")"
 	mkdir -p "$CACHE"
 	ITERKIT_BR_DIR=$dir ITERKIT_BR_SYS=$sys ITERKIT_BR_OVERLAY=$overlay \
 	ITERKIT_BR_TOP=$top ITERKIT_BR_CACHE=$CACHE ITERKIT_BR_PWD=$PWD \
@@ -113,11 +148,19 @@ create() {
 		DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y -qq --no-install-recommends mmdebstrap > /dev/null
 	}
 	mkdir -p "$ROOTS"
+	# One creator at a time (two legs may race); the winner's root is kept.
+	exec 8> "$ROOTS/.$name.lock"
+	flock 8
+	[ -f "$dir/.iterkit-root" ] && { exec 8>&-; return 0; }
 	rm -rf "$dir" "$dir.new"
 	log "creating the $name root in $dir"
 	local srcs=()
 	mapfile -t srcs < <(sources "$name")
-	mmdebstrap --quiet --variant=apt --include=ca-certificates \
+	if [ "$(root_arch "$name")" != "$(dpkg --print-architecture)" ]; then
+		"$top/scripts/install-deps.sh" qemu-user >&2
+		binfmt "$(root_arch "$name")"
+	fi
+	mmdebstrap --quiet --variant=apt --include=ca-certificates --arch="$(root_arch "$name")" \
 		--aptopt='Acquire::Check-Valid-Until "false"' \
 		--aptopt='APT::Install-Recommends "false"' \
 		--aptopt='APT::Keep-Downloaded-Packages "true"' \
@@ -127,6 +170,7 @@ create() {
 		"$(suite "$name")" "$dir.new" "${srcs[@]}"
 	echo "$name" > "$dir.new/.iterkit-root"
 	mv "$dir.new" "$dir"
+	exec 8>&-
 }
 
 updated_marker() { echo "$(path "$1")/var/lib/apt/.iterkit-updated"; }
@@ -182,6 +226,6 @@ update) update "${1:?root}" ;;
 install) install "$@" ;;
 run) name=${1:?root}; shift; enter "$name" "$@" ;;
 path) path "${1:?root}" ;;
-list) echo trixie sid ;;
+list) known ;;
 *) die "unknown command '$cmd'" ;;
 esac

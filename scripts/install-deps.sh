@@ -3,9 +3,10 @@
 # bookworm-backports only. Idempotent: installs only what is missing. In a
 # newer Debian (the project's trixie/sid build roots, a Debian 13 machine)
 # the same packages come from that release's own sources.
-#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench] [debug]
+#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench] [debug] [arm64] [qemu-user]
 #   (default: build vm test pkg; bench and debug only when asked, by make
-#   bench and make check-debug)
+#   bench and make check-debug; arm64 by the matrix's arm64 kernels, and
+#   qemu-user by the arm64 build root, scripts/buildroot.sh)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
@@ -124,6 +125,23 @@ if [[ " $want " == *" debug "* ]]; then
 	install bc bison flex libssl-dev libelf-dev pahole cpio
 fi
 
+# arm64 kernels from this amd64 machine: the cross gcc and binutils for the
+# loader and tests (the kernel's own cross gcc comes with it, see
+# scripts/sysroot.sh build-deps), mmdebstrap for the arm64 sysroots, and
+# QEMU's arm64 system emulator for the VM (10.0, like the x86 one).
+if [[ " $want " == *" arm64 "* ]]; then
+	install gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu mmdebstrap
+	install -t bookworm-backports "qemu-system-arm>=1:10"
+fi
+
+# Running arm64 programs in a build root (dkms, dpkg, apt in an arm64
+# Debian): QEMU's user-mode emulator, registered with binfmt_misc by
+# scripts/buildroot.sh, and arch-test, which mmdebstrap uses to check it.
+if [[ " $want " == *" qemu-user "* ]]; then
+	install arch-test
+	install -t bookworm-backports "qemu-user-static>=1:10"
+fi
+
 # make bench: its report (python3), plots (gnuplot) and procps ps to compare with.
 if [[ " $want " == *" bench "* ]]; then
 	install python3 gnuplot-nox procps
@@ -138,3 +156,24 @@ if [[ " $want " == *" pkg "* ]]; then
 	# shellcheck disable=SC2086
 	[ -z "$need" ] || install -t bookworm-backports $need
 fi
+
+# make deb DEB_ARCH=<arch>: the cross gcc (crossbuild-essential) and the
+# package's build dependencies for that architecture (multiarch: dpkg learns
+# the architecture).
+for w in $want; do
+	case $w in cross-*) ;; *) continue ;; esac
+	arch=${w#cross-}
+	install dpkg-dev
+	if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+		log "adding $arch to dpkg's architectures (for the cross build)"
+		as_root dpkg --add-architecture "$arch"
+		updated=
+	fi
+	need=$(cd "$top" && dpkg-checkbuilddeps -a "$arch" 2>&1 | sed -n 's/.*[Uu]nmet build dependencies: //p' |
+		sed -E 's/\([^)]*\)//g; s/\|[^ ]*//g; s/:any//g' || true)
+	# Build dependencies with :native are this machine's packages; the
+	# others are the target's.
+	need=$(for p in $need; do case $p in *:native) echo "${p%:native}" ;; *) echo "$p:$arch" ;; esac; done)
+	# shellcheck disable=SC2086
+	install -t bookworm-backports "crossbuild-essential-$arch" $need
+done

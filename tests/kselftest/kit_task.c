@@ -42,6 +42,9 @@ static int run_prog(struct bpf_program *prog)
 
 /* ---- differential: kit_task and bpf_iter_task in lock-step ---- */
 
+/* Tasks of this process that the last diff_walk() met. */
+static int diff_own;
+
 static void diff_walk(struct __test_metadata *_metadata, int pid, unsigned int flags,
 		      int *steps_out)
 {
@@ -59,7 +62,9 @@ static void diff_walk(struct __test_metadata *_metadata, int pid, unsigned int f
 	ASSERT_EQ(0, skel->bss->ker_extra) TH_LOG("bpf_iter_task went on after kit_task ended");
 	steps = skel->bss->steps;
 	ASSERT_GT(steps, 0);
+	diff_own = 0;
 	for (i = 0; i < (__u32)steps; i++) {
+		diff_own += skel->bss->kit_tgids[i] == getpid();
 		ASSERT_EQ(skel->bss->ker_tids[i], skel->bss->kit_tids[i])
 			TH_LOG("mode %u: step %u: kit_task gave tid %d, bpf_iter_task %d",
 			       flags, i, skel->bss->kit_tids[i], skel->bss->ker_tids[i]);
@@ -108,9 +113,15 @@ TEST(diff_all_threads)
 	int procs, threads;
 
 	ASSERT_EQ(0, park_threads(8));
+	/*
+	 * This process's tasks, counted in each walk: the totals of two walks
+	 * differ by the kernel workers that came or went in between.
+	 */
 	diff_walk(_metadata, 0, ALL_PROCS, &procs);
+	ASSERT_EQ(1, diff_own) TH_LOG("ALL_PROCS has this process once, its leader");
 	diff_walk(_metadata, 0, ALL_THREADS, &threads);
-	ASSERT_GE(threads, procs + 7) TH_LOG("our 7 extra threads are in ALL_THREADS");
+	ASSERT_EQ(8, diff_own) TH_LOG("ALL_THREADS has all 8 threads of this process");
+	ASSERT_GT(threads, procs - 16) TH_LOG("threads %d, processes %d", threads, procs);
 	unpark_threads();
 }
 

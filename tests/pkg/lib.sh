@@ -170,3 +170,28 @@ examples_check() {
 	tap_relay "$label: " <<<"$out"
 	tap_eq "$label: the examples' run in the VM exits 0" "$rc" 0 || tap_diag "$(tail -n 20 <<<"$out")"
 }
+
+# root_packages_cross ROOT ARCH: the loader package cross-built for ARCH
+# (`make deb DEB_ARCH=ARCH`) in an overlay of ROOT, /sys not mounted;
+# reused while the sources are unchanged. Prints the directory holding
+# deb/; the build's log is next to it (build-pkgs.log).
+root_packages_cross() {
+	local root=$1 arch=$2 d=$PWD/build/pkg-roots/$1-$2-pkgs sum ov src rc
+	sum=$(git ls-files -co --exclude-standard -z | xargs -0 md5sum | md5sum | cut -d' ' -f1)
+	if [ -f "$d/.sources" ] && [ "$(cat "$d/.sources")" = "$sum" ]; then
+		echo "$d"
+		return 0
+	fi
+	rm -rf "$d"
+	mkdir -p "$d"
+	src=$(src_copy "$root-$arch-pkgs")
+	ov=$(overlay_new "$root-$arch-pkgs")
+	"$br" run "$root" --no-sys --overlay "$ov" -- sh -c \
+		"test ! -e /sys/kernel && make -C $src deb DEB_ARCH=$arch" > "$d/build-pkgs.log" 2>&1
+	rc=$?
+	rm -rf "$ov"
+	[ $rc -eq 0 ] || { echo "$d"; return 1; }
+	cp -a "$src/build/pkg/deb" "$d/"
+	echo "$sum" > "$d/.sources"
+	echo "$d"
+}

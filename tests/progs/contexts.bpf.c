@@ -70,6 +70,20 @@ __u32 full_every = 64;		/* one fire in this many walks everything to the end */
 struct ctx_stats stats[CTX_NR];
 
 /* This CPU's preempt count, or -1 when the kernel does not say where it is. */
+#if defined(__TARGET_ARCH_arm64)
+/*
+ * arm64 keeps it in the current task's thread_info (the first member of
+ * task_struct): a u64 whose low half is the count and whose high half is
+ * the need-resched flag. In an interrupt or NMI the current task is the
+ * interrupted one, and its count carries the interrupt's offsets.
+ */
+static __always_inline int preempt_count(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return t->thread_info.preempt.count & 0x7fffffff;
+}
+#else
 static __always_inline int preempt_count(void)
 {
 	int pc;
@@ -83,6 +97,7 @@ static __always_inline int preempt_count(void)
 	/* Up to 7.2, x86 keeps an inverted need-resched flag in bit 31. */
 	return pc & 0x7fffffff;
 }
+#endif
 
 static __noinline void bad(struct ctx_stats *st, __u32 what, int got)
 {
@@ -389,6 +404,35 @@ int perf_sample_hw(void *ctx)
 	return 0;
 }
 
+#if defined(__TARGET_ARCH_arm64)
+/*
+ * arm64 has no NMI handler of its own: sysrq-l's backtrace request reaches
+ * the other CPUs as an IPI, an NMI only where the kernel has pseudo-NMIs
+ * (CONFIG_ARM64_PSEUDO_NMI and irqchip.gicv3_pseudo_nmi=1 on a GICv3). Its
+ * handler, nmi_cpu_backtrace(), cannot be traced there; cpu_in_idle() is
+ * what it calls with the interrupted registers, only in that IPI. The
+ * ipi_entry tracepoint leaves the backtrace IPI out (it stops below
+ * IPI_CPU_BACKTRACE), irq_handler_entry sees every IPI.
+ */
+SEC("fentry/cpu_in_idle")
+int BPF_PROG(nmi_backtrace)
+{
+	walk_everything(CTX_NMI);
+	return 0;
+}
+
+SEC("tp/irq/irq_handler_entry")
+int tp_nmi_handler(struct trace_event_raw_irq_handler_entry *ctx)
+{
+	char name[4] = {};
+
+	bpf_probe_read_kernel_str(name, sizeof(name), (void *)ctx + (ctx->__data_loc_name & 0xffff));
+	if (bpf_strncmp(name, sizeof(name), "IPI"))
+		return 0;
+	walk_everything(CTX_NMI_TP);
+	return 0;
+}
+#else
 SEC("fentry/nmi_cpu_backtrace_handler")
 int BPF_PROG(nmi_backtrace)
 {
@@ -402,6 +446,7 @@ int tp_nmi_handler(void *ctx)
 	walk_everything(CTX_NMI_TP);
 	return 0;
 }
+#endif
 
 struct timer_elem {
 	struct bpf_timer timer;
