@@ -30,7 +30,11 @@ CACHE=${ITERKIT_CACHE:-/var/cache/iterkit}
 MIRROR=${ITERKIT_MIRROR:-http://deb.debian.org/debian}
 
 key_only=
-[ "${1:-}" = --key ] && { key_only=1; shift; }
+offline_root=
+case ${1:-} in
+--key) key_only=1; shift ;;
+--offline) offline_root=$2; shift 2 ;;
+esac
 rel=${1:?usage: image.sh [--key] bookworm|trixie}
 
 # What iterkit's packages depend on, as debian/control declares it (the
@@ -66,6 +70,41 @@ base_pkgs="systemd-sysv udev kmod apt initramfs-tools e2fsprogs dosfstools procp
 # Downloaded only: what the guest's apt installs offline.
 offline_pkgs="$(iterkit_deps)"
 offline_kernel="linux-image-cloud-amd64 linux-headers-cloud-amd64"
+
+# What the guest's two apt commands will fetch, downloaded into the root's
+# /var/cache/iterkit-offline: the story is played in a throw-away overlay of
+# the root (iterkit's dependencies installed, with their recommends as the
+# guest's apt has them, then the backports kernel resolved against that),
+# so the downloads are what the guest's own apt asks for, no more, no less.
+if [ -n "$offline_root" ]; then
+	offline=$CACHE/system/debs/$rel-offline
+	ov=$(mktemp -d "$CACHE/system/.offline-$rel.XXXXXX")
+	# shellcheck disable=SC2016
+	unshare --mount --propagation private -- bash -euc '
+		r=$1 ov=$2 bpo=$3 deps=$4 kernel=$5 cache=$6
+		mkdir -p "$ov"/upper "$ov"/work "$ov"/m
+		mount -t overlay overlay -o "lowerdir=$r,upperdir=$ov/upper,workdir=$ov/work" "$ov/m"
+		mount -t proc proc "$ov/m/proc"
+		mount --rbind /dev "$ov/m/dev"
+		mount -t tmpfs tmpfs "$ov/m/tmp"
+		mount --bind "$r/var/cache/iterkit-offline" "$ov/m/var/cache/iterkit-offline"
+		apt=(chroot "$ov/m" env DEBIAN_FRONTEND=noninteractive apt-get -q -y
+			-o Dir::Cache::archives=/var/cache/iterkit-offline -o APT::Install-Recommends=true)
+		# What an earlier build downloaded is reused (apt checks its hash).
+		fetch() {
+			"${apt[@]}" --print-uris "$@" | sed -n "s/^.[^ ]* \([^ ]*\.deb\) .*/\1/p" |
+				while read -r f; do
+					[ ! -f "$cache/$f" ] || cp "$cache/$f" "$r/var/cache/iterkit-offline/"
+				done
+			"${apt[@]}" "$@"
+		}
+		fetch install $deps
+		fetch install --download-only -t "$bpo" $kernel
+	' _ "$offline_root" "$ov" "$backports" "$offline_pkgs" "$offline_kernel" "$offline" >&2
+	rc=$?
+	rm -rf --one-file-system "$ov"
+	exit $rc
+fi
 
 key=$(
 	{
@@ -119,11 +158,7 @@ mmdebstrap --quiet --mode=root --variant=apt \
 	--customize-hook='chroot "$1" apt-get clean' \
 	--customize-hook='rm -f "$1"/etc/apt/apt.conf.d/99mmdebstrap' \
 	--customize-hook="mkdir -p \"\$1\"/var/cache/iterkit-offline/partial" \
-	--customize-hook="sync-in $offline /var/cache/iterkit-offline/" \
-	--customize-hook="chroot \"\$1\" apt-get -q -o Dir::Cache::archives=/var/cache/iterkit-offline \
-		-o APT::Install-Recommends=true install --download-only -y $offline_pkgs" \
-	--customize-hook="chroot \"\$1\" apt-get -q -o Dir::Cache::archives=/var/cache/iterkit-offline \
-		-o APT::Install-Recommends=true install --download-only -y -t $backports $offline_kernel" \
+	--customize-hook="$top/tests/system/image.sh --offline \"\$1\" $rel" \
 	--customize-hook="sync-out /var/cache/iterkit-offline $offline" \
 	--customize-hook='mv "$1"/var/cache/iterkit-offline/*.deb "$1"/var/cache/apt/archives/ && rm -rf "$1"/var/cache/iterkit-offline' \
 	"$rel" "$root" "${sources[@]}" >&2

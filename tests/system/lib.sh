@@ -45,7 +45,7 @@ sys_story_init() {
 # attached read-only as the second virtio disk, label iterkit-pkgs.
 sys_payload() {	# sys_payload DIR
 	rm -f "$SYS_DIR/payload.img"
-	mkfs.ext4 -q -F -d "$1" -L iterkit-pkgs "$SYS_DIR/payload.img" 64M
+	mkfs.ext4 -q -F -d "$1" -L iterkit-pkgs "$SYS_DIR/payload.img" 64M > /dev/null
 }
 
 sys_accel() {
