@@ -393,6 +393,14 @@ check-debug:
 	scripts/install-deps.sh build vm test debug
 	tests/check-debug.sh
 
+# Booted Debian 12 and 13 systems under QEMU with Secure Boot: apt install,
+# DKMS on a kernel upgrade, MOK signing, reboots, purge (tests/system/run;
+# STORIES="bookworm" or "trixie" for one). Disk images are cached.
+.PHONY: system-test
+system-test:
+	scripts/install-deps.sh build vm pkg system
+	tests/system/run $(STORIES)
+
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	rm -rf $(BUILD) iterkit

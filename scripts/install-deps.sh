@@ -3,10 +3,10 @@
 # bookworm-backports only. Idempotent: installs only what is missing. In a
 # newer Debian (the project's trixie/sid build roots, a Debian 13 machine)
 # the same packages come from that release's own sources.
-#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench] [debug] [arm64] [qemu-user]
-#   (default: build vm test pkg; bench and debug only when asked, by make
-#   bench and make check-debug; arm64 by the matrix's arm64 kernels, and
-#   qemu-user by the arm64 build root, scripts/buildroot.sh)
+#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench] [debug] [system] [arm64] [qemu-user]
+#   (default: build vm test pkg; bench, debug and system only when asked, by
+#   make bench, make check-debug and make system-test; arm64 by the matrix's
+#   arm64 kernels, and qemu-user by the arm64 build root, scripts/buildroot.sh)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
@@ -145,6 +145,14 @@ fi
 # make bench: its report (python3), plots (gnuplot) and procps ps to compare with.
 if [[ " $want " == *" bench "* ]]; then
 	install python3 gnuplot-nox procps
+fi
+
+# make system-test: disk images built without loop devices (mmdebstrap,
+# mkfs.ext4 -d, mkfs.vfat + mtools, sfdisk), qcow2 overlays, UEFI firmware
+# with Secure Boot (ovmf), and virt-fw-vars to enrol a MOK offline.
+if [[ " $want " == *" system "* ]]; then
+	install mmdebstrap e2fsprogs dosfstools mtools fdisk ovmf qemu-utils openssl
+	install -t bookworm-backports python3-virt-firmware "qemu-system-x86>=1:10"
 fi
 
 # Packages: the tools, then whatever debian/control's Build-Depends lists

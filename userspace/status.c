@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* iterkit status: is the module loaded, with BTF, and which iterators does it carry? */
+#define _GNU_SOURCE	/* memmem */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
@@ -25,8 +27,116 @@ static unsigned int iter_kfuncs(const struct kit_iter *it)
 	return mask;
 }
 
+/* The whole of a small file (at most max bytes), or NULL; *len is its size. */
+static char *read_small(const char *path, size_t max, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(max + 1);
+	if (buf) {
+		*len = fread(buf, 1, max, f);
+		buf[*len] = '\0';
+	}
+	fclose(f);
+	return buf;
+}
+
+/* The certificate DKMS signs modules with: framework.conf's, else its default. */
+static void dkms_cert(char *path, size_t size)
+{
+	char line[512], *v, *end;
+	FILE *f;
+
+	snprintf(path, size, "/var/lib/dkms/mok.pub");
+	f = fopen("/etc/dkms/framework.conf", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "mok_certificate=", 16))
+			continue;
+		v = line + 16;
+		v += strspn(v, "\"'");
+		end = v + strcspn(v, "\"'\n");
+		*end = '\0';
+		if (*v)
+			snprintf(path, size, "%s", v);
+	}
+	fclose(f);
+}
+
+/*
+ * Is the certificate in shim's MokListRT (the MOKs the firmware passed on)?
+ * 1 yes, 0 no, -1 unknown (no certificate, or no MokListRT to read).
+ */
+static int cert_enrolled(const char *cert)
+{
+	static const char *const lists[] = {
+		"/sys/firmware/efi/mok-variables/MokListRT",
+		"/sys/firmware/efi/efivars/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23",
+	};
+	size_t clen, llen, i;
+	char *der, *list;
+	int ret = -1;
+
+	der = read_small(cert, 1 << 16, &clen);
+	if (!der || !clen) {
+		free(der);
+		return -1;
+	}
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]) && ret != 1; i++) {
+		list = read_small(lists[i], 1 << 20, &llen);
+		if (list)
+			ret = memmem(list, llen, der, clen) ? 1 : 0;
+		free(list);
+	}
+	free(der);
+	return ret;
+}
+
+/*
+ * Why the module is not loaded, and what to do: this kernel cannot have it,
+ * it is not installed for this kernel, or the kernel is locked down (Secure
+ * Boot) and takes only modules signed with a key it trusts.
+ */
+static void module_hint(char *buf, size_t size, const char *release, bool supported)
+{
+	char path[512], cert[400], *dep, *lockdown;
+	bool installed;
+	size_t len;
+	int enrolled;
+
+	if (!supported) {
+		snprintf(buf, size, "not loaded: this kernel has no open-coded BPF iterators, so DKMS does not build iterkit for it; boot a 6.4+ kernel (Debian 12: linux-image-amd64 and linux-headers-amd64 from bookworm-backports)");
+		return;
+	}
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", release);
+	dep = read_small(path, 16 << 20, &len);
+	installed = dep && (strstr(dep, "/iterkit.ko") || !strncmp(dep, "iterkit.ko", 10));
+	free(dep);
+	if (!installed) {
+		snprintf(buf, size, "not loaded; none installed for %s (dkms status iterkit; its headers: linux-headers-%s)",
+			 release, release);
+		return;
+	}
+	lockdown = read_small("/sys/kernel/security/lockdown", 256, &len);
+	if (lockdown && !strstr(lockdown, "[none]")) {
+		dkms_cert(cert, sizeof(cert));
+		enrolled = cert_enrolled(cert);
+		snprintf(buf, size, "not loaded; Secure Boot (lockdown) loads only modules signed with a key it trusts. DKMS signs with %s (%s): mokutil --import %s, reboot, \"Enroll MOK\" in MokManager; then modprobe iterkit",
+			 cert, enrolled == 1 ? "enrolled" : enrolled == 0 ? "NOT enrolled" : "enrolment unknown",
+			 cert);
+	} else {
+		snprintf(buf, size, "not loaded (modprobe iterkit)");
+	}
+	free(lockdown);
+}
+
 static void status_json(const struct utsname *u, const unsigned int *masks,
-			const struct kit_resident *res, int nres, bool usable)
+			const struct kit_resident *res, int nres, bool usable,
+			const char *hint)
 {
 	const char *version = kit_module_version();
 	struct kit_json j;
@@ -40,6 +150,8 @@ static void status_json(const struct utsname *u, const unsigned int *masks,
 	kit_json_kstr(&j, "minimum_kernel", "6.4");
 	kit_json_kbool(&j, "kernel_walkers", kit_kernel_has_func("bpf_iter_task_new"));
 	kit_json_kbool(&j, "module_loaded", access("/sys/module/iterkit", F_OK) == 0);
+	if (hint[0])
+		kit_json_kstr(&j, "module_hint", hint);
 	kit_json_kbool(&j, "module_btf", access("/sys/kernel/btf/iterkit", R_OK) == 0);
 	kit_json_kstr(&j, "module_version", version);
 	kit_json_kbool(&j, "module_version_supported", kit_module_version_ok(version));
@@ -86,7 +198,7 @@ static void status_json(const struct utsname *u, const unsigned int *masks,
 }
 
 static void status_text(const struct utsname *u, const unsigned int *masks,
-			const struct kit_resident *res, int nres)
+			const struct kit_resident *res, int nres, const char *hint)
 {
 	bool loaded = access("/sys/module/iterkit", F_OK) == 0;
 	bool have_btf = access("/sys/kernel/btf/iterkit", R_OK) == 0;
@@ -101,7 +213,7 @@ static void status_text(const struct utsname *u, const unsigned int *masks,
 		       kit_kernel_has_func("bpf_iter_task_new") ? "supported" :
 		       "not supported (no bpf_iter_task_new: no KF_RCU_PROTECTED)");
 	if (!loaded)
-		kit_out_str(o, "module:        not loaded (modprobe iterkit)\n");
+		kit_out_printf(o, "module:        %s\n", hint);
 	else if (kit_module_version_ok(version))
 		kit_out_printf(o, "module:        loaded, version %s\n", version);
 	else
@@ -141,6 +253,7 @@ static int status_run(int argc, char **argv)
 	struct kit_resident res[KIT_MAX_RESIDENT];
 	unsigned int masks[8] = {}, i;
 	bool have_btf, usable;
+	char hint[1024] = "";
 	struct utsname u;
 	int rc, nres;
 
@@ -156,11 +269,13 @@ static int status_run(int argc, char **argv)
 		if (!kit_iters[i]->walker && masks[i] != 7)
 			usable = false;
 	}
+	if (access("/sys/module/iterkit", F_OK))
+		module_hint(hint, sizeof(hint), u.release, kit_kernel_has_func("bpf_iter_num_new"));
 	nres = kit_resident_list(res, KIT_MAX_RESIDENT);
 	if (kit_json)
-		status_json(&u, masks, res, nres, usable);
+		status_json(&u, masks, res, nres, usable, hint);
 	else
-		status_text(&u, masks, res, nres);
+		status_text(&u, masks, res, nres, hint);
 	return kit_flush() ? 1 : usable ? 0 : 1;
 }
 
