@@ -13,6 +13,19 @@
 
 static const char *const kit_ops[] = { "new", "next", "destroy" };
 
+/*
+ * The module's iterators that no command walks (a BPF program's own, as
+ * kit_cgroup_at starts from a cgroup pointer): status lists them too.
+ */
+static const struct kit_iter kit_cgroup_at_iter = {
+	.name = "kit_cgroup_at",
+	.feature = "bpf_iter_task_new",
+	.mainline = "6.7",
+	.walker = true,
+};
+
+static const struct kit_iter *const program_only_iters[] = { &kit_cgroup_at_iter, NULL };
+
 /* Which of an iterator's three kfuncs the module's BTF describes (bit per op). */
 static unsigned int iter_kfuncs(const struct kit_iter *it)
 {
@@ -134,7 +147,8 @@ static void module_hint(char *buf, size_t size, const char *release, bool suppor
 	free(lockdown);
 }
 
-static void status_json(const struct utsname *u, const unsigned int *masks,
+static void status_json(const struct utsname *u, const struct kit_iter *const *its,
+			const unsigned int *masks,
 			const struct kit_resident *res, int nres, bool usable,
 			const char *hint)
 {
@@ -158,20 +172,20 @@ static void status_json(const struct utsname *u, const unsigned int *masks,
 	kit_json_kstr(&j, "loader_version", ITERKIT_VERSION);
 	kit_json_key(&j, "iterators");
 	kit_json_array(&j);
-	for (i = 0; kit_iters[i]; i++) {
+	for (i = 0; its[i]; i++) {
 		char name[64];
 
 		kit_json_object(&j);
-		kit_json_kstr(&j, "name", kit_iters[i]->name);
-		kit_json_kstr(&j, "needs_kernel", kit_iters[i]->mainline);
-		kit_json_kstr(&j, "needs_kernel_func", kit_iters[i]->feature);
+		kit_json_kstr(&j, "name", its[i]->name);
+		kit_json_kstr(&j, "needs_kernel", its[i]->mainline);
+		kit_json_kstr(&j, "needs_kernel_func", its[i]->feature);
 		kit_json_kbool(&j, "available", masks[i] == 7);
 		kit_json_key(&j, "kfuncs");
 		kit_json_array(&j);
 		for (k = 0; k < 3; k++) {
 			if (!(masks[i] & (1u << k)))
 				continue;
-			snprintf(name, sizeof(name), "bpf_iter_%s_%s", kit_iters[i]->name, kit_ops[k]);
+			snprintf(name, sizeof(name), "bpf_iter_%s_%s", its[i]->name, kit_ops[k]);
 			kit_json_str(&j, name);
 		}
 		kit_json_array_end(&j);
@@ -197,7 +211,8 @@ static void status_json(const struct utsname *u, const unsigned int *masks,
 	kit_json_end(&j);
 }
 
-static void status_text(const struct utsname *u, const unsigned int *masks,
+static void status_text(const struct utsname *u, const struct kit_iter *const *its,
+			const unsigned int *masks,
 			const struct kit_resident *res, int nres, const char *hint)
 {
 	bool loaded = access("/sys/module/iterkit", F_OK) == 0;
@@ -221,20 +236,20 @@ static void status_text(const struct utsname *u, const unsigned int *masks,
 			       version[0] ? version : "unknown", ITERKIT_VERSION);
 	kit_out_printf(o, "module BTF:    %s\n", have_btf ? "/sys/kernel/btf/iterkit" :
 		       loaded ? "MISSING: kfuncs not registered" : "-");
-	for (i = 0; kit_iters[i]; i++) {
+	for (i = 0; its[i]; i++) {
 		const char *why;
 
 		if (masks[i] == 7)
 			why = "available";
 		else if (!have_btf)
 			why = "-";
-		else if (!kit_kernel_has_func(kit_iters[i]->feature))
+		else if (!kit_kernel_has_func(its[i]->feature))
 			why = "not built: the kernel lacks KF_RCU_PROTECTED (mainline 6.7)";
 		else
 			why = "missing from the module's BTF";
-		kit_out_printf(o, "%-14s %s", kit_iters[i]->name, why);
+		kit_out_printf(o, "%-14s %s", its[i]->name, why);
 		if (masks[i] == 7)
-			kit_out_printf(o, " (bpf_iter_%s_new/next/destroy)", kit_iters[i]->name);
+			kit_out_printf(o, " (bpf_iter_%s_new/next/destroy)", its[i]->name);
 		kit_out_char(o, '\n');
 	}
 	if (!nres)
@@ -251,7 +266,8 @@ static void status_text(const struct utsname *u, const unsigned int *masks,
 static int status_run(int argc, char **argv)
 {
 	struct kit_resident res[KIT_MAX_RESIDENT];
-	unsigned int masks[8] = {}, i;
+	const struct kit_iter *its[16] = {};
+	unsigned int masks[16] = {}, i, n = 0;
 	bool have_btf, usable;
 	char hint[1024] = "";
 	struct utsname u;
@@ -263,19 +279,23 @@ static int status_run(int argc, char **argv)
 	uname(&u);
 	have_btf = access("/sys/kernel/btf/iterkit", R_OK) == 0;
 	usable = have_btf && kit_module_version_ok(kit_module_version());
-	for (i = 0; kit_iters[i]; i++) {
-		masks[i] = have_btf ? iter_kfuncs(kit_iters[i]) : 0;
+	for (i = 0; kit_iters[i]; i++)
+		its[n++] = kit_iters[i];
+	for (i = 0; program_only_iters[i]; i++)
+		its[n++] = program_only_iters[i];
+	for (i = 0; its[i]; i++) {
+		masks[i] = have_btf ? iter_kfuncs(its[i]) : 0;
 		/* the walkers are optional (kernels before 6.7), the others are not */
-		if (!kit_iters[i]->walker && masks[i] != 7)
+		if (!its[i]->walker && masks[i] != 7)
 			usable = false;
 	}
 	if (access("/sys/module/iterkit", F_OK))
 		module_hint(hint, sizeof(hint), u.release, kit_kernel_has_func("bpf_iter_num_new"));
 	nres = kit_resident_list(res, KIT_MAX_RESIDENT);
 	if (kit_json)
-		status_json(&u, masks, res, nres, usable, hint);
+		status_json(&u, its, masks, res, nres, usable, hint);
 	else
-		status_text(&u, masks, res, nres, hint);
+		status_text(&u, its, masks, res, nres, hint);
 	return kit_flush() ? 1 : usable ? 0 : 1;
 }
 

@@ -234,6 +234,7 @@ check_json status_json '.module_loaded and .module_btf and .usable and .kernel_s
 check_json status_json '.kernel_supported and .kernel_walkers and ([.iterators[].needs_kernel_func] | unique) == ["bpf_iter_num_new","bpf_iter_task_new"]' "kernel support read from the kernel's BTF (bpf_iter_num_new, bpf_iter_task_new)"
 check_json status_json '[.iterators[] | select(.name=="kit_num") | .kfuncs[]] == ["bpf_iter_kit_num_new","bpf_iter_kit_num_next","bpf_iter_kit_num_destroy"]' "kit_num kfuncs listed"
 check_json status_json '[.iterators[] | select(.name=="testmod_seq") | .available] == [true]' "testmod_seq available"
+check_json status_json '[.iterators[] | select(.name=="kit_cgroup_at") | .kfuncs[]] == ["bpf_iter_kit_cgroup_at_new","bpf_iter_kit_cgroup_at_next","bpf_iter_kit_cgroup_at_destroy"]' "kit_cgroup_at (a BPF program's own iterator) listed with its kfuncs"
 check_json status_json ".kernel == \"$(scripts/kver.sh)\"" "running kernel reported"
 
 # -- num --
