@@ -268,9 +268,15 @@ sed -n 's/^{"pid":\([0-9]*\),.*/\1/p' "$TMP/procs.json" | sort > "$TMP/pids.walk
 tap_eq "tasks: every process in the host's cgroups is listed ($(wc -l < "$TMP/pids.cg"))" \
 	"$(grep -cvFxf "$TMP/pids.walk" "$TMP/pids.cg")" 0
 # Text: one line per task whatever its name holds, no terminal control byte.
+# Its own walk, so compared with /proc around it (threads come and go).
+proc_tids > "$TMP/tids.before"
 iterkit tasks --threads > "$TMP/threads.txt"
-tap_eq "tasks text: one line per task, as many as the JSON lists" \
-	"$(($(wc -l < "$TMP/threads.txt") - 1))" "$(wc -l < "$TMP/tids.walk")"
+proc_tids > "$TMP/tids.after"
+grep -Fxf "$TMP/tids.before" "$TMP/tids.after" > "$TMP/tids.stable"
+awk 'NR > 1 { print $2 }' "$TMP/threads.txt" | sort > "$TMP/tids.text"
+tap_check "tasks text: one line per task ($(($(wc -l < "$TMP/threads.txt") - 1)) lines, $(sort -u "$TMP/tids.text" | wc -l) distinct tids), every thread in /proc before and after among them" \
+	sh -c "[ $(wc -l < "$TMP/tids.text") = $(sort -u "$TMP/tids.text" | wc -l) ] &&
+		[ $(grep -cvFxf "$TMP/tids.text" "$TMP/tids.stable") = 0 ] && [ $(wc -l < "$TMP/tids.stable") -gt 1500 ]"
 tap_eq "tasks text: no control byte in the output (ESC, BS, CR, ...)" \
 	"$(tr -d '\n\t' < "$TMP/threads.txt" | tr -d '\040-\176\200-\377' | wc -c)" 0
 tap_contains "tasks text: the name with ESC and a newline shows escaped" "$(cat "$TMP/threads.txt")" "ev"

@@ -39,6 +39,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "../kselftest/cgroupfs.h"
+#include "../kselftest/procfs.h"
 #include "task_rec.h"
 #include "kit_task_walks.skel.h"
 #include "kit_cgroup_walks.skel.h"
@@ -199,100 +201,7 @@ static int spawn(void)
 
 /* ---- /proc ---- */
 
-struct task_info {
-	int tid, tgid, ppid;
-	char comm[64];
-};
-
-struct task_set {
-	struct task_info *v;
-	int n, cap;
-};
-
-static void set_add(struct task_set *s, const struct task_info *t)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 1024;
-		s->v = realloc(s->v, s->cap * sizeof(*s->v));
-		if (!s->v)
-			abort();
-	}
-	s->v[s->n++] = *t;
-}
-
-static const struct task_info *set_find(const struct task_set *s, int tid)
-{
-	int i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->v[i].tid == tid)
-			return &s->v[i];
-	return NULL;
-}
-
-/* "tid (comm) S ppid ...": the comm runs to the last ')' and may hold any byte. */
-static int read_stat(const char *path, struct task_info *t)
-{
-	char buf[512], *lp, *rp;
-	ssize_t len;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return -1;
-	buf[len] = '\0';
-	lp = strchr(buf, '(');
-	rp = strrchr(buf, ')');
-	if (!lp || !rp || rp < lp || rp - lp - 1 > 63)
-		return -1;
-	memcpy(t->comm, lp + 1, rp - lp - 1);
-	t->comm[rp - lp - 1] = '\0';
-	t->tid = atoi(buf);
-	return sscanf(rp + 2, "%*c %d", &t->ppid) == 1 ? 0 : -1;
-}
-
-static void proc_threads(struct task_set *s)
-{
-	DIR *procs = opendir("/proc");
-	struct dirent *p, *t;
-	char path[600];
-
-	s->n = 0;
-	while (procs && (p = readdir(procs))) {
-		struct task_info ti;
-		DIR *tasks;
-
-		if (p->d_name[0] < '1' || p->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
-		tasks = opendir(path);
-		while (tasks && (t = readdir(tasks))) {
-			if (t->d_name[0] < '1' || t->d_name[0] > '9')
-				continue;
-			snprintf(path, sizeof(path), "/proc/%s/task/%s/stat", p->d_name, t->d_name);
-			if (!read_stat(path, &ti)) {
-				ti.tgid = atoi(p->d_name);
-				set_add(s, &ti);
-			}
-		}
-		if (tasks)
-			closedir(tasks);
-	}
-	if (procs)
-		closedir(procs);
-}
-
 /* ---- cgroupfs ---- */
-
-static unsigned long long ino_of(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) ? 0 : st.st_ino;
-}
 
 static int cgroupfs_ids(const char *dir, unsigned long long *ids, int n, int max)
 {
@@ -313,23 +222,6 @@ static int cgroupfs_ids(const char *dir, unsigned long long *ids, int n, int max
 	}
 	closedir(d);
 	return n;
-}
-
-static long cgroup_stat(const char *dir, const char *key)
-{
-	char path[600], k[64];
-	long v, found = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/cgroup.stat", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", k, &v) == 2)
-		if (!strcmp(k, key))
-			found = v;
-	fclose(f);
-	return found;
 }
 
 static int has_id(const unsigned long long *ids, int n, unsigned long long id)
@@ -413,11 +305,11 @@ static void check_tasks(char names[][40], int nnames)
 	}
 
 	/* Every thread in /proc before and after, unchanged, is walked with /proc's data. */
-	proc_threads(&before);
+	proc_snapshot(&before, true);
 	skel->bss->pid = 0;
 	skel->bss->flags = 1;
 	run(skel->progs.record, 0, 0);
-	proc_threads(&after);
+	proc_snapshot(&after, true);
 	for (i = 0; i < before.n; i++) {
 		const struct task_info *b = &before.v[i], *a = set_find(&after, b->tid);
 		if (!a || a->ppid != b->ppid || strcmp(a->comm, b->comm) || b->tgid == getpid())

@@ -40,10 +40,10 @@ static inline void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
-/* nr_dying_descendants of @dir's cgroup.stat, or -1. */
-static inline long nr_dying(const char *dir)
+/* The value of @key in @dir's cgroup.stat, or -1. */
+static inline long cgroup_stat(const char *dir, const char *key)
 {
-	char path[512], key[64];
+	char path[512], k[64];
 	long v, found = -1;
 	FILE *f;
 
@@ -51,11 +51,17 @@ static inline long nr_dying(const char *dir)
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, "nr_dying_descendants"))
+	while (fscanf(f, "%63s %ld", k, &v) == 2)
+		if (!strcmp(k, key))
 			found = v;
 	fclose(f);
 	return found;
+}
+
+/* nr_dying_descendants of @dir's cgroup.stat, or -1. */
+static inline long nr_dying(const char *dir)
+{
+	return cgroup_stat(dir, "nr_dying_descendants");
 }
 
 /*

@@ -79,22 +79,7 @@ static const char *const where_name[CTX_NR] = {
  */
 static int arm64_pseudo_nmis(void)
 {
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), on = 0, skips = 0;
-	static char rec[8192];
-	ssize_t len;
-
-	if (fd < 0)
-		return -1;
-	while ((len = read(fd, rec, sizeof(rec) - 1)) > 0 ||
-	       (len < 0 && (errno == EPIPE || errno == EINVAL) && skips++ < 1000)) {
-		if (len <= 0)
-			continue;
-		rec[len] = '\0';
-		if (strstr(rec, "Pseudo-NMIs enabled"))
-			on = 1;
-	}
-	close(fd);
-	return on;
+	return kmsg_contains("Pseudo-NMIs enabled");
 }
 
 /*

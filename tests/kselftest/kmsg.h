@@ -57,6 +57,43 @@ static int kmsg_mark(const char *marker)
 }
 
 /*
+ * The next record of the kernel log opened at @fd into @rec (NUL-ended):
+ * its length, or 0 at the end. Skips what cannot be read: EPIPE (records
+ * overwritten under us), EINVAL (one too long for @rec), a bounded number
+ * of times.
+ */
+static inline ssize_t kmsg_next(int fd, char *rec, size_t size, int *skips)
+{
+	ssize_t len;
+
+	while ((len = read(fd, rec, size - 1)) < 0 &&
+	       (errno == EPIPE || errno == EINVAL) && (*skips)++ < 1000)
+		;
+	if (len <= 0)
+		return 0;
+	rec[len] = '\0';
+	return len;
+}
+
+/*
+ * Whether a record of the kernel log (as far back as it reaches) contains
+ * @text: 1 yes, 0 no, -1 when the log cannot be read.
+ */
+static inline int kmsg_contains(const char *text)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), on = 0, skips = 0;
+	static char rec[8192];
+
+	if (fd < 0)
+		return -1;
+	while (kmsg_next(fd, rec, sizeof(rec), &skips))
+		if (strstr(rec, text))
+			on = 1;
+	close(fd);
+	return on;
+}
+
+/*
  * Reports logged after @marker, each printed through @log; -1 when the
  * marker is not in the log (the check could not be made).
  */
@@ -65,16 +102,10 @@ static int kmsg_reports_since(const char *marker, void (*log)(const char *rec))
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), found = 0, nbad = 0, skips = 0;
 	static char rec[16384];
 	const char *msg;
-	ssize_t len;
 
 	if (fd < 0)
 		return -1;
-	/* EPIPE: records overwritten under us; EINVAL: one too long for rec. */
-	while ((len = read(fd, rec, sizeof(rec) - 1)) > 0 ||
-	       (len < 0 && (errno == EPIPE || errno == EINVAL) && skips++ < 1000)) {
-		if (len <= 0)
-			continue;
-		rec[len] = '\0';
+	while (kmsg_next(fd, rec, sizeof(rec), &skips)) {
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
 		if (!found) {
