@@ -38,9 +38,10 @@ esac
 rel=${1:?usage: image.sh [--key] bookworm|trixie}
 
 # What iterkit's packages depend on, as debian/control declares it (the
-# substitution variables aside), and what its loader links.
+# substitution variables aside; of alternatives the first, which apt
+# picks), and what its loader links.
 iterkit_deps() {
-	sed -n '/^Depends:/{s/^Depends://;s/\${[^}]*}//g;s/([^)]*)//g;s/,/ /g;p}' "$top/debian/control" |
+	sed -n '/^Depends:/{s/^Depends://;s/\${[^}]*}//g;s/([^)]*)//g;s/|[^,]*//g;s/,/ /g;p}' "$top/debian/control" |
 		tr ' ' '\n' | grep -v '^$' | sort -u | tr '\n' ' '
 	echo "dkms libelf1 zlib1g libzstd1"
 }

@@ -96,7 +96,7 @@ sys_boot() {
 }
 
 sys_kill() {
-	[ -n "$SYS_PID" ] || return 0
+	[ -n "${SYS_PID:-}" ] || return 0
 	kill "$SYS_PID" 2> /dev/null
 	wait "$SYS_PID" 2> /dev/null
 	wait "$SYS_READER" 2> /dev/null
