@@ -124,11 +124,18 @@ mkdir -p "$CACHE/system"
 exec 9> "$CACHE/system/.lock-$rel"
 flock 9
 [ -f "$dir/disk.img" ] && [ -f "$dir/info" ] && { echo "$dir"; exit 0; }
+# unmount_under DIR: every mount under DIR, deepest first (none is fine).
+unmount_under() {
+	local m
+	for m in $(awk -v d="$1/" 'index($2, d) == 1 { print $2 }' /proc/self/mounts | sort -r); do
+		umount -l "$m"
+	done
+}
 # Holding the lock, any other build of this release is one that was killed:
 # its mounts and files go.
 for old in "$CACHE/system/.build-$rel."* "$CACHE/system/.offline-$rel."* "$CACHE/system/$rel-"*.new; do
 	[ -d "$old" ] || continue
-	grep -o " $old/[^ ]*" /proc/self/mounts | sort -r | while read -r m; do umount -l "$m"; done
+	unmount_under "$old"
 	rm -rf --one-file-system "$old"
 done
 
@@ -138,7 +145,7 @@ work=$(mktemp -d "$CACHE/system/.build-$rel.XXXXXX")
 # mmdebstrap mounts /proc, /sys and /dev in the root while it works: never
 # remove through a mount that an interrupted build left behind.
 cleanup() {
-	grep -o " $work/[^ ]*" /proc/self/mounts | sort -r | while read -r m; do umount -l "$m"; done
+	unmount_under "$work"
 	rm -rf --one-file-system "$work"
 }
 trap cleanup EXIT
