@@ -165,10 +165,10 @@ $(BUILD)/userspace/%.o: userspace/%.c | $(LOADER_SKELS)
 # when the loader is linked.
 LOADER_STATIC_ALL := -Wl,-Bstatic -lbpf -lelf -lzstd -Wl,-Bdynamic -lz
 LOADER_LIBS = $(shell printf 'void *btf__parse_split(const char *, void *);\nint main(void) { return !btf__parse_split("", 0); }\n' | \
-	$(CC) -x c - -o /dev/null $(LOADER_STATIC_ALL) >/dev/null 2>&1 && echo '$(LOADER_STATIC_ALL)' || echo '$(USER_LIBS)')
+	$(CC) $(CROSS_FLAGS) -x c - -o /dev/null $(LOADER_STATIC_ALL) >/dev/null 2>&1 && echo '$(LOADER_STATIC_ALL)' || echo '$(USER_LIBS)')
 
 iterkit: $(LOADER_OBJS)
-	$(CC) $(CFLAGS) $(LOADER_OBJS) -o $@ $(LDFLAGS) $(LOADER_LIBS)
+	$(CC) $(CROSS_FLAGS) $(CFLAGS) $(LOADER_OBJS) -o $@ $(LDFLAGS) $(LOADER_LIBS)
 
 # Unit tests of the loader's parts (output, JSON, options), run on the host
 # under ASan and UBSan by tests/host/test_unit.sh.
@@ -180,7 +180,9 @@ $(BUILD)/unit/%: tests/unit/%.c $(UNIT_SRCS) | $(LOADER_SKELS)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/*.c))
 unit: $(UNIT_BINS)
 
-tests: all test-bins unit $(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko \
+# The unit tests run on the build machine (tests/host/test_unit.sh): a
+# cross build leaves them out, as the matrix runs only the guest suites.
+tests: all test-bins $(if $(CROSS_TRIPLET),,unit) $(BUILD)/tests/iterkit-nobtf.ko $(BUILD)/tests/iterkit-badbtf.ko \
 	$(BUILD)/tests/iterkit-nowalkers.ko $(BUILD)/tests/iterkit-otherversion.ko
 
 # The test programs alone, without the module and the loader (check-debug
@@ -192,8 +194,15 @@ test-bins: $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER) examp
 # installed one (in $(BUILD)/user-examples/), then made ready for the VM
 # (in $(BUILD)/tests/examples/, for tests/guest/test_examples.sh).
 # vmlinux.h comes from the kernel's vmlinux as the examples make it, or
-# else the tree's.
+# else the tree's. A cross build gives them the target's compiler, tracing
+# macros and libbpf (pkg-config in SYSROOT), and the VM the target's
+# bpftool (SYSROOT's, from scripts/sysroot.sh add).
 USER_EXAMPLES := $(patsubst examples/%/Makefile,%,$(wildcard examples/*/Makefile))
+ifdef CROSS_TRIPLET
+EXAMPLES_CROSS := ARCH=$(BPF_ARCH) CC=$(CC) CPPFLAGS="$(CROSS_FLAGS)" LDFLAGS="$(CROSS_FLAGS)" \
+	PKG_CONFIG="env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(MULTIARCH)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig pkg-config"
+EXAMPLES_STAGE := CC="$(CC) $(CROSS_FLAGS)" GUEST_BPFTOOL=$(SYSROOT)/usr/sbin/bpftool
+endif
 examples: $(BUILD)/tests/examples/.staged
 $(BUILD)/tests/examples/.staged: $(wildcard examples/*/* tests/examples/*) \
 		$(BUILD)/include/iterkit/iterkit.bpf.h $(BUILD)/vmlinux.h
@@ -203,10 +212,10 @@ $(BUILD)/tests/examples/.staged: $(wildcard examples/*/* tests/examples/*) \
 			{ echo "examples/$$e/Makefile: every example's Makefile is examples/minimal/Makefile" >&2; exit 1; }; \
 		cp -r examples/$$e $(BUILD)/user-examples/ && \
 		$(MAKE) -C $(BUILD)/user-examples/$$e INCLUDES=-I$(CURDIR)/$(BUILD)/include \
-			CLANG=$(CLANG) BPFTOOL=$(BPFTOOL) $(if $(wildcard $(KDIR)/vmlinux),\
+			CLANG=$(CLANG) BPFTOOL=$(BPFTOOL) $(EXAMPLES_CROSS) $(if $(wildcard $(KDIR)/vmlinux),\
 			VMLINUX_BTF=$(KDIR)/vmlinux,VMLINUX_H=$(CURDIR)/$(BUILD)/vmlinux.h) || exit 1; \
 	done
-	BPFTOOL=$(BPFTOOL) tests/examples/stage.sh $(BUILD)/user-examples $(BUILD)/tests/examples
+	BPFTOOL=$(BPFTOOL) $(EXAMPLES_STAGE) tests/examples/stage.sh $(BUILD)/user-examples $(BUILD)/tests/examples
 	touch $@
 
 # Broken copies of the module for the life-cycle test: no BTF at all, and
@@ -375,10 +384,11 @@ flake-hunt:
 
 # The packages, for real: on this Debian 12 host, and in overlays of the
 # trixie build root (Debian 13, Ubuntu-like and Fedora-like installs).
+# PKG_SUITES="test_trixie_arm64 ..." runs only those suites of tests/pkg/.
 check-pkg:
 	scripts/install-deps.sh
 	$(MAKE) all
-	tests/run-all.sh --pkg
+	tests/run-all.sh --pkg $(PKG_SUITES)
 
 # Every kernel of tests/matrix/kernels (KERNELS="<kver>..." for some),
 # each built with its own toolchain and booted in the VM.

@@ -201,11 +201,16 @@ build_deps() {
 	echo "$kbuild linux-headers-${kbuild#linux-kbuild-}-common $cc"
 }
 
-# Unpacks PKG... and their dependencies that are not unpacked yet.
+# Unpacks PKG... and their dependencies that are not unpacked yet. What
+# was asked for is listed in .iterkit-added: asked again, it is there.
 add_unlocked() {
-	local name=$1 dir f
+	local name=$1 dir f p new=
 	shift
 	dir=$(path "$name")
+	for p in "$@"; do
+		grep -qxF -- "$p" "$dir/.iterkit-added" 2>/dev/null || new=1
+	done
+	[ -n "$new" ] || return 0
 	tmp=$(mktemp -d)
 	(
 		cd "$tmp"
@@ -219,6 +224,7 @@ add_unlocked() {
 		dpkg-deb -x "$f" "$dir"
 		log "$name: unpacked $(basename "$f")"
 	done
+	printf '%s\n' "$@" >> "$dir/.iterkit-added"
 	rm -rf "$tmp"
 }
 add() {

@@ -7,7 +7,9 @@
 # (VM/bin/bpftool), the test's thread holder (VM/bin/hold_threads), and the
 # shared libraries of all of them (VM/lib: the VM has only busybox). Run it
 # where the examples were built (the host or a build root), so that the
-# libraries are that system's.
+# libraries are that system's. For a VM of another architecture, CC is the
+# cross compiler, GUEST_BPFTOOL that architecture's bpftool, and the
+# libraries are left to tests/vm/run (it takes them from the sysroot).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 built=${1:?usage: stage.sh BUILT VM}
@@ -20,8 +22,9 @@ for d in "$built"/*/; do
 	mkdir -p "$vm/$n"
 	cp "$d/$n" "$d/.output/$n.bpf.o" "$vm/$n/"
 done
-cp "$(command -v "${BPFTOOL:-bpftool}")" "$vm/bin/bpftool"
+cp "${GUEST_BPFTOOL:-$(command -v "${BPFTOOL:-bpftool}")}" "$vm/bin/bpftool"
 ${CC:-cc} -O2 -Wall -pthread "$top/tests/examples/hold_threads.c" -o "$vm/bin/hold_threads"
+[ -z "${GUEST_BPFTOOL:-}" ] || exit 0
 for b in "$vm"/*/*; do
 	[ -f "$b" ] && [ -x "$b" ] || continue
 	ldd "$b" | grep -o '=> /[^ ]*' | cut -c4- | while read -r lib; do
