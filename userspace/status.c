@@ -138,9 +138,16 @@ static void module_hint(char *buf, size_t size, const char *release, bool suppor
 	if (lockdown && !strstr(lockdown, "[none]")) {
 		dkms_cert(cert, sizeof(cert));
 		enrolled = cert_enrolled(cert);
-		snprintf(buf, size, "not loaded; Secure Boot (lockdown) loads only modules signed with a key it trusts. DKMS signs with %s (%s): mokutil --import %s, reboot, \"Enroll MOK\" in MokManager; then modprobe iterkit",
-			 cert, enrolled == 1 ? "enrolled" : enrolled == 0 ? "NOT enrolled" : "enrolment unknown",
-			 cert);
+		if (enrolled == 1)
+			/* The key is trusted, so a refusal means the installed
+			 * module was not signed with it (built before the key
+			 * existed, or signed elsewhere): DKMS re-signs it.
+			 */
+			snprintf(buf, size, "not loaded; Secure Boot (lockdown) loads only modules signed with a key it trusts. DKMS signs with %s (enrolled): modprobe iterkit; if it says \"Key was rejected by service\", the installed module is not signed with that key: dkms install --force iterkit/%s -k %s, then modprobe iterkit",
+				 cert, ITERKIT_VERSION, release);
+		else
+			snprintf(buf, size, "not loaded; Secure Boot (lockdown) loads only modules signed with a key it trusts. DKMS signs with %s (%s): mokutil --import %s, reboot, \"Enroll MOK\" in MokManager; then modprobe iterkit",
+				 cert, enrolled == 0 ? "NOT enrolled" : "enrolment unknown", cert);
 	} else {
 		snprintf(buf, size, "not loaded (modprobe iterkit)");
 	}
