@@ -21,6 +21,14 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+
+# B4's ratios: the result's key and how the tables name it.
+B4_COMPARISONS = (("oneshot_json_vs_baseline", "baseline / one `--json` run (loads)"),
+                  ("resident_json_vs_baseline", "baseline / one `--json` run (resident)"),
+                  ("oneshot_text_vs_ps", "ps / one text run (loads)"),
+                  ("resident_text_vs_ps", "ps / one text run (resident)"),
+                  ("loaded_walk_vs_baseline", "baseline walk / loaded walk (both in-process)"))
+
 def quartiles(xs):
     xs = sorted(xs)
     if not xs:
@@ -398,11 +406,7 @@ def markdown(all_res):
             for name, q in sorted(e["ms"].items()):
                 md.append(f"| {name} | {fq(q, '', 1)} | {e['peak_rss_kib'][name]} |")
             md += ["", "| comparison | ratio |", "|---|---|"]
-            for key, text in (("oneshot_json_vs_baseline", "baseline / one `--json` run (loads)"),
-                              ("resident_json_vs_baseline", "baseline / one `--json` run (resident)"),
-                              ("oneshot_text_vs_ps", "ps / one text run (loads)"),
-                              ("resident_text_vs_ps", "ps / one text run (resident)"),
-                              ("loaded_walk_vs_baseline", "baseline walk / loaded walk (both in-process)")):
+            for key, text in B4_COMPARISONS:
                 if e.get(key):
                     md.append(f"| {text} | {fq(e[key], 'x', 1)} |")
             if e.get("loaded_walk_ms"):
@@ -445,11 +449,7 @@ def ratio_sections(kver, res):
     md += ["", "### B4: the loader against its baselines", "",
            "| population | comparison | ratio |", "|---|---|---|"]
     for e in res["B4"].values():
-        for key, text in (("oneshot_json_vs_baseline", "baseline / one `--json` run (loads)"),
-                          ("resident_json_vs_baseline", "baseline / one `--json` run (resident)"),
-                          ("oneshot_text_vs_ps", "ps / one text run (loads)"),
-                          ("resident_text_vs_ps", "ps / one text run (resident)"),
-                          ("loaded_walk_vs_baseline", "baseline walk / loaded walk (both in-process)")):
+        for key, text in B4_COMPARISONS:
             if e.get(key):
                 md.append(f"| {e['what']}, {e['population']} | {text} | {fq(e[key], 'x', 1)} |")
     md += ["", f"Raw data: [raw/{kver}.txt](raw/{kver}.txt). procps ps in the VM: "

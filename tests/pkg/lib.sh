@@ -70,13 +70,17 @@ ko_md5_in() {	# ko_md5_in ROOT OVERLAY KO
 	in_root "$1" "$2" sh -c "case $3 in *.xz) xz -dc $3 ;; *.zst) zstd -qdc $3 ;; *) cat $3 ;; esac | md5sum | cut -d' ' -f1"
 }
 
-# root_packages ROOT: builds the .debs and RPMs inside an overlay of ROOT,
-# with /sys not mounted (dpkg-buildpackage and rpmbuild must not need the
-# build machine's kernel), from the current sources; reused while the
-# sources are unchanged. Prints the directory holding deb/ and rpm/; the
-# build's log is next to it (build-pkgs.log).
+# root_packages ROOT [ARCH]: builds the .debs and RPMs inside an overlay of
+# ROOT, or with ARCH only the .debs cross-built for it (`make deb
+# DEB_ARCH=ARCH`), with /sys not mounted (dpkg-buildpackage and rpmbuild
+# must not need the build machine's kernel), from the current sources;
+# reused while the sources are unchanged. Prints the directory holding deb/
+# (and rpm/); the build's log is next to it (build-pkgs.log).
 root_packages() {
-	local root=$1 d=$PWD/build/pkg-roots/$1-pkgs sum ov src
+	local root=$1 arch=${2:-} name sum ov src rc goals=(deb rpm) d
+	name=$root${arch:+-$arch}-pkgs
+	d=$PWD/build/pkg-roots/$name
+	[ -z "$arch" ] || goals=(deb "DEB_ARCH=$arch")
 	sum=$(git ls-files -co --exclude-standard -z | xargs -0 md5sum | md5sum | cut -d' ' -f1)
 	if [ -f "$d/.sources" ] && [ "$(cat "$d/.sources")" = "$sum" ]; then
 		echo "$d"
@@ -84,14 +88,15 @@ root_packages() {
 	fi
 	rm -rf "$d"
 	mkdir -p "$d"
-	src=$(src_copy "$root-pkgs")
-	ov=$(overlay_new "$root-pkgs")
+	src=$(src_copy "$name")
+	ov=$(overlay_new "$name")
 	"$br" run "$root" --no-sys --overlay "$ov" -- sh -c \
-		"test ! -e /sys/kernel && make -C $src deb rpm" > "$d/build-pkgs.log" 2>&1
-	local rc=$?
+		"test ! -e /sys/kernel && make -C $src ${goals[*]}" > "$d/build-pkgs.log" 2>&1
+	rc=$?
 	rm -rf "$ov"
 	[ $rc -eq 0 ] || { echo "$d"; return 1; }
-	cp -a "$src/build/pkg/deb" "$src/build/pkg/rpm" "$d/"
+	cp -a "$src/build/pkg/deb" "$d/"
+	[ -n "$arch" ] || cp -a "$src/build/pkg/rpm" "$d/"
 	echo "$sum" > "$d/.sources"
 	echo "$d"
 }
@@ -169,29 +174,4 @@ examples_check() {
 	rc=$?
 	tap_relay "$label: " <<<"$out"
 	tap_eq "$label: the examples' run in the VM exits 0" "$rc" 0 || tap_diag "$(tail -n 20 <<<"$out")"
-}
-
-# root_packages_cross ROOT ARCH: the loader package cross-built for ARCH
-# (`make deb DEB_ARCH=ARCH`) in an overlay of ROOT, /sys not mounted;
-# reused while the sources are unchanged. Prints the directory holding
-# deb/; the build's log is next to it (build-pkgs.log).
-root_packages_cross() {
-	local root=$1 arch=$2 d=$PWD/build/pkg-roots/$1-$2-pkgs sum ov src rc
-	sum=$(git ls-files -co --exclude-standard -z | xargs -0 md5sum | md5sum | cut -d' ' -f1)
-	if [ -f "$d/.sources" ] && [ "$(cat "$d/.sources")" = "$sum" ]; then
-		echo "$d"
-		return 0
-	fi
-	rm -rf "$d"
-	mkdir -p "$d"
-	src=$(src_copy "$root-$arch-pkgs")
-	ov=$(overlay_new "$root-$arch-pkgs")
-	"$br" run "$root" --no-sys --overlay "$ov" -- sh -c \
-		"test ! -e /sys/kernel && make -C $src deb DEB_ARCH=$arch" > "$d/build-pkgs.log" 2>&1
-	rc=$?
-	rm -rf "$ov"
-	[ $rc -eq 0 ] || { echo "$d"; return 1; }
-	cp -a "$src/build/pkg/deb" "$d/"
-	echo "$sum" > "$d/.sources"
-	echo "$d"
 }
