@@ -43,7 +43,7 @@ say "debug kernel $krel in $kdir (its first build took $((ksecs / 60)) min $((ks
 # (built for the stock kernel) stays as it is.
 rm -rf "$out/mod"
 mkdir -p "$out/mod"
-cp -r Kbuild module scripts "$out/mod/"
+cp -r VERSION Kbuild module scripts "$out/mod/"
 if [ -n "$plant" ]; then
 	patch -s -d "$out/mod" -p1 < "$plant" || { say "$plant does not apply"; exit 1; }
 	say "planted bug: $plant"
