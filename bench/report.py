@@ -20,14 +20,13 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-
-
 # B4's ratios: the result's key and how the tables name it.
 B4_COMPARISONS = (("oneshot_json_vs_baseline", "baseline / one `--json` run (loads)"),
                   ("resident_json_vs_baseline", "baseline / one `--json` run (resident)"),
                   ("oneshot_text_vs_ps", "ps / one text run (loads)"),
                   ("resident_text_vs_ps", "ps / one text run (resident)"),
                   ("loaded_walk_vs_baseline", "baseline walk / loaded walk (both in-process)"))
+
 
 def quartiles(xs):
     xs = sorted(xs)
