@@ -119,7 +119,7 @@ static void module_hint(char *buf, size_t size, const char *release, bool suppor
 	char path[512], cert[400], *dep, *lockdown;
 	bool installed;
 	size_t len;
-	int enrolled;
+	int enrolled, n;
 
 	if (!supported) {
 		snprintf(buf, size, "not loaded: this kernel has no open-coded BPF iterators, so DKMS does not build iterkit for it; boot a 6.4+ kernel (Debian 12: linux-image-amd64 and linux-headers-amd64 from bookworm-backports)");
@@ -138,19 +138,27 @@ static void module_hint(char *buf, size_t size, const char *release, bool suppor
 	if (lockdown && !strstr(lockdown, "[none]")) {
 		dkms_cert(cert, sizeof(cert));
 		enrolled = cert_enrolled(cert);
+		n = snprintf(buf, size, "not loaded; Secure Boot (lockdown) loads only modules signed with a key it trusts. DKMS signs with %s (%s): ",
+			     cert, enrolled == 1 ? "enrolled" :
+			     enrolled == 0 ? "NOT enrolled" : "enrolment unknown");
+		if (n < 0 || (size_t)n >= size)
+			goto out;	/* truncated: no room for the advice */
+		buf += n;
+		size -= n;
 		if (enrolled == 1)
 			/* The key is trusted, so a refusal means the installed
 			 * module was not signed with it (built before the key
 			 * existed, or signed elsewhere): DKMS re-signs it.
 			 */
-			snprintf(buf, size, "not loaded; Secure Boot (lockdown) loads only modules signed with a key it trusts. DKMS signs with %s (enrolled): modprobe iterkit; if it says \"Key was rejected by service\", the installed module is not signed with that key: dkms install --force iterkit/%s -k %s, then modprobe iterkit",
-				 cert, ITERKIT_VERSION, release);
+			snprintf(buf, size, "modprobe iterkit; if it says \"Key was rejected by service\", the installed module is not signed with that key: dkms install --force iterkit/%s -k %s, then modprobe iterkit",
+				 ITERKIT_VERSION, release);
 		else
-			snprintf(buf, size, "not loaded; Secure Boot (lockdown) loads only modules signed with a key it trusts. DKMS signs with %s (%s): mokutil --import %s, reboot, \"Enroll MOK\" in MokManager; then modprobe iterkit",
-				 cert, enrolled == 0 ? "NOT enrolled" : "enrolment unknown", cert);
+			snprintf(buf, size, "mokutil --import %s, reboot, \"Enroll MOK\" in MokManager; then modprobe iterkit",
+				 cert);
 	} else {
 		snprintf(buf, size, "not loaded (modprobe iterkit)");
 	}
+out:
 	free(lockdown);
 }
 
