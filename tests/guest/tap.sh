@@ -43,9 +43,32 @@ tap_done() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }
 # Kernel reports: lines that start one of the kernel's splats (WARN, BUG but
 # not DEBUG, Oops, KASAN, UBSAN, lockdep, RCU stalls, list corruption,
 # refcount, debug objects, lockups, kmemleak). kmsg_mark NAME writes a marker
-# to the kernel log; kernel_reports NAME prints the reports logged after it.
+# to the kernel log; kernel_log_since NAME prints the log from it on (status 1
+# when it is gone: the log was cleared or wrapped, so nothing after it can be
+# checked); kernel_reports NAME prints the reports logged after it, or a line
+# saying the marker is gone, so that "no output" always means "checked, clean".
 KMSG_REPORTS='WARNING:|(^|[^[:alnum:]])BUG[: ]|Oops|general protection|Kernel panic|KASAN|UBSAN:|refcount_t:|list_(add|del) corruption|ODEBUG:|INFO: rcu|rcu: INFO:|detected stall|soft lockup|blocked for more than|suspicious RCU usage|possible recursive locking|possible circular locking|inconsistent lock state|kmemleak:'
 kmsg_mark() { echo "iterkit mark $1" > /dev/kmsg; }
+kernel_log_since() {
+	dmesg | sed -n "/iterkit mark $1\$/,\$p" | grep .
+}
 kernel_reports() {
-	dmesg | sed -n "/iterkit mark $1\$/,\$p" | grep -E "$KMSG_REPORTS"
+	_since=$(kernel_log_since "$1") || {
+		echo "kernel log: the marker 'iterkit mark $1' is gone (cleared or wrapped): nothing could be checked"
+		return
+	}
+	printf '%s\n' "$_since" | grep -E "$KMSG_REPORTS"
+}
+
+# tap_log_clean NAME MARK: ok when the marker is still in the kernel log and
+# no report follows it.
+tap_log_clean() {
+	_bad=$(kernel_reports "$2")
+	if [ -z "$_bad" ]; then
+		tap_ok "$1"
+	else
+		tap_fail "$1"
+		tap_diag "$_bad"
+		return 1
+	fi
 }

@@ -11,7 +11,7 @@ H=/iterkit/tests/helpers
 # Reports since this suite started, and kfunc registrations that failed.
 bad_log() {
 	kernel_reports test_lifecycle
-	dmesg | sed -n '/iterkit mark test_lifecycle$/,$p' | grep 'missing module BTF'
+	kernel_log_since test_lifecycle | grep 'missing module BTF'
 }
 
 loaded() { grep -q '^iterkit ' /proc/modules; }
@@ -195,29 +195,31 @@ fi
 wait_unused
 rmmod iterkit
 # expect_refused WHAT KO LOGLINE: insmod KO fails and the kernel log says LOGLINE.
+# The log is read from a marker of the attempt's own: never cleared, so the
+# suites' own marks stay for the checks that follow them.
 expect_refused() {
-	dmesg -c > /dev/null
+	kmsg_mark "test_lifecycle refusal $1"
 	if insmod "$2" 2>/dev/null; then
 		tap_fail "module $1 refused"
 		rmmod iterkit
 	else
 		tap_ok "module $1 refused"
 	fi
-	tap_contains "refusal of a module $1 names the cause" "$(dmesg)" "$3"
+	tap_contains "refusal of a module $1 names the cause" "$(kernel_log_since "test_lifecycle refusal $1")" "$3"
 }
 expect_refused "without .BTF" tests/iterkit-nobtf.ko "iterkit: module has no BTF (.BTF section)"
 # Unusable BTF: iterkit's init refuses it where the kernel let the module in
 # without BTF (6.12); from 7.x the kernel validates module BTF itself and
 # refuses first. Either is right as long as nothing got registered and the
 # log names the cause.
-dmesg -c > /dev/null
+kmsg_mark "test_lifecycle refusal badbtf"
 if insmod tests/iterkit-badbtf.ko 2>/dev/null; then
 	tap_fail "module with unusable BTF refused"
 	rmmod iterkit
 else
 	tap_ok "module with unusable BTF refused"
 fi
-log=$(dmesg)
+log=$(kernel_log_since "test_lifecycle refusal badbtf")
 if echo "$log" | grep -q "iterkit: kernel did not publish the module's BTF" ||
 	echo "$log" | grep -q "failed to validate module \[iterkit\] BTF"; then
 	tap_ok "refusal of a module with unusable BTF names the cause"
