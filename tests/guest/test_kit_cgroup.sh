@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # `iterkit cgroups --json` against the cgroupfs directory tree (ids are the
-# directories' inode numbers) for every order, plus the CLI's errors.
+# directories' inode numbers) for every order, plus the CLI's errors; and
+# no kernel report meanwhile.
 . ./tap.sh
 . ./cgroup.sh
+kmsg_mark test_kit_cgroup
 
 CG=/sys/fs/cgroup
 T=$CG/kit_cgroup_gt
@@ -162,4 +164,5 @@ tap_contains "demo verdict" "$out" "PASS kit_cgroup"
 
 # Nothing may leak into later suites: no process, no cgroup.
 tap_check "test tree and its processes removed" cleanup
+tap_log_clean "kernel log clean" test_kit_cgroup
 tap_done
