@@ -324,8 +324,14 @@ int kit_prog_open(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
 	return kit_prog_load(p, it, room);
 }
 
-/* Runs the program once and takes its outputs: 0, or 1 after printing why not. */
-static int kit_prog_run(struct kit_prog *p)
+/*
+ * Sets the program's inputs, runs it once and takes its outputs: 0, or 1
+ * after printing why not. A resident program's .bss and records are shared
+ * by every iterkit that runs it: its lock is held from the inputs to the
+ * copy of the outputs, so that no other run's inputs or results get between.
+ */
+static int kit_prog_run(struct kit_prog *p, void (*set_inputs)(void *bss, const void *in),
+			const void *in)
 {
 	const struct kit_skel *sk = &p->it->skel;
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
@@ -335,6 +341,7 @@ static int kit_prog_run(struct kit_prog *p)
 	if (p->resident && flock(p->dir_fd, LOCK_EX) < 0)
 		return kit_error("locking %s/%s failed: %s", kit_pin_dir(), p->it->cmd.name,
 				 strerror(errno));
+	set_inputs(p->bss, in);
 	if (bpf_prog_test_run_opts(p->prog_fd, &opts) < 0) {
 		err = kit_error("running the %s program failed: %s", p->it->name, strerror(errno));
 		goto out;
@@ -398,8 +405,7 @@ int kit_prog_walk(struct kit_prog *p, const struct kit_iter *it,
 	if (!p->it && kit_prog_open(p, it, it->estimate ? kit_room_for(it->estimate()) : 0))
 		return 1;
 	for (try = 1; ; try++) {
-		set_inputs(p->bss, in);
-		if (kit_prog_run(p))
+		if (kit_prog_run(p, set_inputs, in))
 			return 1;
 		got = it->produced(p->out, 0);
 		room = p->rec[0].room;

@@ -77,7 +77,8 @@ void kit_prog_close(struct kit_prog *p);
  * and leaves its outputs in p->out and the records in p->rec[].mem. When
  * it found more records than room, it loads again with room to spare and
  * walks again (a few tries). A resident program is locked for this walk
- * only: its outputs are copied out before the lock is dropped. Opens p if
+ * only, from the inputs to the copy of its outputs, which is taken before
+ * the lock is dropped: concurrent walks never see each other's. Opens p if
  * it is not. 0, or 1 after printing why not.
  */
 int kit_prog_walk(struct kit_prog *p, const struct kit_iter *it,
