@@ -60,11 +60,13 @@ static int populated_csets(struct cgroup *cg)
 __u64 root_id;			/* in: start cgroup id, 0 for the root (of the namespace) */
 __u32 order;			/* in: KIT_CGROUP_* order */
 __u32 host;			/* in: 1 to ignore the caller's cgroup namespace */
+__u32 up_only;			/* in: 1 for the start's ancestors alone (no walk) */
 int ret;			/* out: bpf_iter_kit_cgroup_new()'s result */
 __u64 ns_root;			/* out: the id of the caller's cgroup namespace root */
 __u32 ns_level;			/* out: its level */
 __u64 count;			/* out: cgroups the walk yielded (records beyond the array are not kept) */
-__u32 nr_ancestors;		/* out: the start and its ancestors, root last */
+__u32 nr_ancestors;		/* out: the start and its ancestors kept, nearest first */
+__u32 nr_levels;		/* out: the start and its ancestors up to the root, kept or not */
 __u64 nprocs;			/* scratch: processes of the current cgroup */
 
 struct {
@@ -132,29 +134,36 @@ int kit_cgroup_walk(void *ctx)
 	/* Outputs start from zero on every run: a resident program is run many times. */
 	count = 0;
 	nr_ancestors = 0;
+	nr_levels = 0;
 	ns_root = host ? 0 : nsroot->kn->id;
 	ns_level = host ? 0 : nsroot->level;
 	if (!start)
 		start = ns_root;
 	bpf_rcu_read_lock();
-	/* The start and its ancestors up to the namespace's root (paths are built from them). */
+	/*
+	 * The start and its ancestors up to the namespace's root: the nearest
+	 * ones kept (paths are built from them; the loader asks again from the
+	 * last one kept for a deeper start), every level counted, and whether
+	 * the namespace's root is among them decided at any depth.
+	 */
 	bpf_for_each(kit_cgroup, cg, start, KIT_CGROUP_ANCESTORS_UP) {
-		__u32 slot = nr_ancestors;
+		__u32 slot = nr_levels;
 		struct kit_cgroup_rec *r;
 
 		if (cg->level < ns_level)
 			break;
+		nr_levels = slot + 1;
+		if (!ns_root || bpf_core_cast(cg, struct cgroup)->kn->id == ns_root)
+			visible = true;
 		r = bpf_map_lookup_elem(&ancestors, &slot);
 		if (!r)
-			break;
+			continue;
 		nr_ancestors = slot + 1;
 		fill(r, cg, false);
-		if (!ns_root || r->id == ns_root)
-			visible = true;
 	}
-	if (!visible) {
-		/* Outside the caller's namespace: it does not exist there. */
-		ret = -ENOENT;
+	if (!visible || up_only) {
+		/* A start outside the caller's namespace does not exist there. */
+		ret = visible ? 0 : -ENOENT;
 		bpf_rcu_read_unlock();
 		return 0;
 	}

@@ -4,7 +4,7 @@
 #define __ITERKIT_KIT_CGROUP_H
 
 #define KIT_CGROUP_NAME_LEN 128
-/* Deepest start whose full path the loader can rebuild. */
+/* Ancestors one run of the walk program keeps (a deeper start takes more runs). */
 #define KIT_CGROUP_MAX_ANCESTORS 64
 
 struct kit_cgroup_rec {

@@ -36,6 +36,7 @@ struct cgroups_in {
 	unsigned long long root_id;
 	unsigned int order;
 	unsigned int host;
+	unsigned int up_only;	/* the start's ancestors alone: a deep start's continuation */
 };
 
 static uint64_t cgroups_produced(const void *bss, int i)
@@ -72,6 +73,7 @@ static void cgroups_set_inputs(void *bss, const void *in)
 	b->root_id = i->root_id;
 	b->order = i->order;
 	b->host = i->host;
+	b->up_only = i->up_only;
 }
 
 /*
@@ -84,6 +86,8 @@ struct cg_view {
 	size_t nwalk, nanc, n;
 	uint64_t ns_root;	/* the namespace's root: path "/", level 0 */
 	uint32_t ns_level;
+	struct kit_cgroup_rec *anc_more;	/* a deep start's ancestors: every run's, in order */
+	size_t anc_more_cap;
 	int32_t *slot;		/* id hash -> node */
 	uint32_t mask;
 	size_t *path_off;	/* per node: offset in paths + 1, 0 while unknown */
@@ -114,6 +118,7 @@ static int32_t cg_find(const struct cg_view *v, uint64_t id)
 
 static void cg_view_free(struct cg_view *v)
 {
+	free(v->anc_more);
 	free(v->slot);
 	free(v->path_off);
 	free(v->path_len);
@@ -136,8 +141,45 @@ static bool cg_grow(void *arr, size_t *cap, size_t n, size_t size)
 	return true;
 }
 
+/*
+ * The ancestors of a start deeper than one run keeps (nr_levels above
+ * nr_ancestors): the program runs again from the parent of the last one
+ * kept, as often as it takes, with a program of its own (p's records stay).
+ * A cgroup removed meanwhile ends the chain there: the paths above stay
+ * unknown, printed as such.
+ */
+static int cg_more_ancestors(struct cg_view *v, const struct kit_prog *p, const struct cgroups_in *in)
+{
+	const struct kit_cgroup_bpf__bss *b = p->out;
+	struct cgroups_in up = { .order = KIT_CGROUP_ANCESTORS_UP, .host = in->host, .up_only = 1 };
+	size_t n = b->nr_ancestors, want = b->nr_levels, k;
+	struct kit_prog q;
+	int rc = 0;
+
+	if (!cg_grow(&v->anc_more, &v->anc_more_cap, want, sizeof(*v->anc_more)))
+		return kit_error("out of memory for %zu cgroups", want);
+	memcpy(v->anc_more, p->rec[1].mem, n * sizeof(*v->anc_more));
+	kit_prog_init(&q);
+	while (n < want && v->anc_more[n - 1].parent_id) {
+		const struct kit_cgroup_bpf__bss *qb;
+
+		up.root_id = v->anc_more[n - 1].parent_id;
+		rc = kit_prog_walk(&q, &kit_iter_cgroups, cgroups_set_inputs, &up);
+		qb = q.out;
+		if (rc || qb->ret || !qb->nr_ancestors)
+			break;
+		k = qb->nr_ancestors < want - n ? qb->nr_ancestors : want - n;
+		memcpy(v->anc_more + n, q.rec[1].mem, k * sizeof(*v->anc_more));
+		n += k;
+	}
+	kit_prog_close(&q);
+	v->anc = v->anc_more;
+	v->nanc = n;
+	return rc;
+}
+
 /* The view of the walk now in p's records; its arrays are reused from walk to walk. */
-static int cg_view_build(struct cg_view *v, const struct kit_prog *p)
+static int cg_view_build(struct cg_view *v, const struct kit_prog *p, const struct cgroups_in *in)
 {
 	const struct kit_cgroup_bpf__bss *b = p->out;
 	size_t size = 16, i, node_cap = v->node_cap;
@@ -146,6 +188,8 @@ static int cg_view_build(struct cg_view *v, const struct kit_prog *p)
 	v->anc = p->rec[1].mem;
 	v->nwalk = b->count;
 	v->nanc = b->nr_ancestors;
+	if (b->nr_levels > b->nr_ancestors && cg_more_ancestors(v, p, in))
+		return 1;
 	v->ns_root = b->ns_root;
 	v->ns_level = b->ns_level;
 	v->n = v->nwalk + v->nanc;
@@ -377,7 +421,7 @@ static int cgroups_show(struct kit_prog *p, const void *in, void *ctx)
 				 b->ns_level ? " in this cgroup namespace" : "");
 	if (b->ret)
 		return kit_error("bpf_iter_kit_cgroup_new() failed: %s", strerror(-b->ret));
-	rc = cg_view_build(v, p);
+	rc = cg_view_build(v, p, i);
 	if (!rc)
 		cg_print(v, i, b->ret);
 	return rc;
@@ -385,7 +429,7 @@ static int cgroups_show(struct kit_prog *p, const void *in, void *ctx)
 
 static int cgroups_run(int argc, char **argv)
 {
-	struct cgroups_in in = { 0, KIT_CGROUP_DESCENDANTS_PRE, 0 };
+	struct cgroups_in in = { .order = KIT_CGROUP_DESCENDANTS_PRE };
 	struct cg_view v = {};
 	struct kit_walk_cmd w = {
 		.it = &kit_iter_cgroups, .set_inputs = cgroups_set_inputs, .in = &in,
@@ -434,7 +478,7 @@ static long cg_count_dirs(const char *dir, int depth)
 	long n = 1;
 	DIR *d;
 
-	if (depth > 64)
+	if (depth > PATH_MAX_DEPTH)
 		return 1;
 	d = opendir(dir);
 	if (!d)
@@ -451,7 +495,7 @@ static long cg_count_dirs(const char *dir, int depth)
 
 static void cgroups_demo(struct kit_demo *d)
 {
-	struct cgroups_in in = { 0, KIT_CGROUP_DESCENDANTS_PRE, 0 };
+	struct cgroups_in in = { .order = KIT_CGROUP_DESCENDANTS_PRE };
 	size_t i, found = 0, online = 0;
 	struct kit_prog p;
 	struct cg_view v = {};
@@ -465,7 +509,8 @@ static void cgroups_demo(struct kit_demo *d)
 		return;
 	}
 	kit_prog_init(&p);
-	if (kit_prog_walk(&p, &kit_iter_cgroups, cgroups_set_inputs, &in) || cg_view_build(&v, &p)) {
+	if (kit_prog_walk(&p, &kit_iter_cgroups, cgroups_set_inputs, &in) ||
+	    cg_view_build(&v, &p, &in)) {
 		cg_view_free(&v);
 		kit_prog_close(&p);
 		d->verdict = KIT_FAIL;

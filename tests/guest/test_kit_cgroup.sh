@@ -134,6 +134,24 @@ tap_contains "tree view starts with the root line" "$(echo "$out" | head -n 1)" 
 tap_contains "tree view indents children" "$out" "
   c0  (id $(stat -c %i "$T/c1/c0"), level 3"
 
+# A start deeper than the ancestors one run of the program keeps (64): found
+# by id, with its whole path, every level up to the root yielded.
+deep=deep
+i=1
+while [ $i -lt 140 ]; do
+	deep="$deep/d"
+	i=$((i + 1))
+done
+mkdir -p "$T/$deep"
+id=$(stat -c %i "$T/$deep")
+tap_contains "a cgroup 140 levels below the test tree: found by id, with its path" \
+	"$(iterkit cgroups --json --root "$id" --order self 2>&1)" "\"path\":\"/kit_cgroup_gt/$deep\""
+tap_eq "--order up from it yields every level to the root" \
+	"$(iterkit cgroups --json --root "$id" --order up | grep -c '"id":')" \
+	"$(($(echo "/kit_cgroup_gt/$deep" | tr -cd / | wc -c) + 1))"
+tap_contains "--host text view of it names its path" \
+	"$(iterkit cgroups --host --root "$id" --order self 2>&1)" ")  /kit_cgroup_gt/$deep"
+
 # Errors: one line, exit 1 for a missing cgroup, 2 for bad usage.
 check_error() {
 	name=$1 want_rc=$2 want_msg=$3
