@@ -86,7 +86,7 @@ KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/se
 DKMS_FILES := VERSION Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
 	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
-.PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-pkg matrix deps deb rpm bench bench-progs flake-hunt
+.PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-mutants check-pkg matrix deps deb rpm bench bench-progs flake-hunt
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -381,6 +381,15 @@ flake-hunt:
 	scripts/install-deps.sh build vm test
 	$(MAKE) tests
 	tests/flake-hunt --rounds $(ROUNDS) $(if $(HOST),--host)
+
+# Small breaks of the loader, the BPF programs, the test helpers and the
+# system test, each in a copy of the tree: every one must turn the suite that
+# owns it red on the named check (tests/mutants/run; by hand, not in CI).
+# MUTANTS="walk-only-pid1 ..." runs some.
+check-mutants:
+	scripts/install-deps.sh build vm test pkg system
+	$(MAKE) tests
+	tests/mutants/run $(MUTANTS)
 
 # The packages, for real: on this Debian 12 host, and in overlays of the
 # trixie build root (Debian 13, Ubuntu-like and Fedora-like installs).
