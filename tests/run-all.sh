@@ -137,6 +137,8 @@ done
 if [ -n "$run_guest" ]; then
 	wait "$vm_job"
 	tee -a "$log" < "$guest_out"
+	# (the kernel log's tail after a failed boot may end mid-line)
+	[ -z "$(tail -c 1 "$guest_out")" ] || echo | tee -a "$log"
 	rc=$(cat "$guest_out.rc")
 	if [ "$rc" -ne 0 ]; then
 		echo "not ok - guest suites: the VM run failed (status $rc)" | tee -a "$log"
