@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make check`: host suites (tests/host/test_*.sh) and, at the same time,
 # every guest suite in one VM boot. Every suite prints TAP; this counts "ok"/"not ok" lines and
-# ends with "N passed, M failed[, K skipped]". Exit status 1 on any failure.
+# ends with "N passed, M failed[, K skipped][, R retried]" (R: VM boots
+# retried by tests/vm/run, ours and the suites'). Exit status 1 on any
+# failure. A suite that exits non-zero with no "not ok" of its own, prints
+# no plan or several, or whose results differ from its plan gets a
+# "not ok - SUITE: why" (tests/guest/run-all.sh does the same in the VM).
 #   tests/run-all.sh [--guest|--pkg] [SUITE...]   (default: all; names as
-#       printed "# suite: X"; --guest: no host suites; --pkg: the package
-#       suites of tests/pkg/ instead, `make check-pkg`)
+#       printed "# suite: X"; an unknown name: exit 2; --guest: no host
+#       suites; --pkg: the package suites of tests/pkg/ instead,
+#       `make check-pkg`)
 # Before that line it prints how long each phase took (also kept in
 # build/check-phases.txt, or check-pkg-phases.txt); `make check` passes its
 # own phases (dependencies, build) in ITERKIT_PHASES as "NAME MS ...".
@@ -19,11 +24,66 @@ case ${1:-} in
 --guest) guest=1; shift ;;
 --pkg) hostdir=tests/pkg; log=build/check-pkg.log; shift ;;
 esac
-mkdir -p build
-: > "$log"
 only="$*"
 
 selected() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
+
+# The guest suites as tests/guest/run-all.sh finds them in the VM's
+# /iterkit/tests, which tests/vm/run fills with build/tests and then
+# tests/guest/*.sh: executables that are not scripts, "verifier" for the
+# verifier runner, the test_*.sh scripts.
+guest_suites() {
+	local t
+	for t in build/tests/*; do
+		[ -f "$t" ] && [ -x "$t" ] || continue
+		case ${t##*/} in
+		*.sh | verifier-runner) continue ;;
+		esac
+		echo "${t##*/}"
+	done
+	[ -x build/tests/verifier-runner ] && echo verifier
+	for t in build/tests/test_*.sh tests/guest/test_*.sh; do
+		[ -f "$t" ] && basename "$t" .sh
+	done | sort -u
+}
+host_suites() {
+	local t
+	for t in "$hostdir"/test_*.sh; do
+		[ -f "$t" ] && basename "$t" .sh
+	done
+}
+known=$( { [ -n "$guest" ] || host_suites; [ "$hostdir" = tests/pkg ] || guest_suites; } | tr '\n' ' ')
+for s in $only; do
+	if [[ " $known " != *" $s "* ]]; then
+		echo "run-all: unknown suite: $s (known: ${known% })" >&2
+		exit 2
+	fi
+done
+
+mkdir -p build
+: > "$log"
+
+# suite_verdict OUT RC: why a suite's TAP (OUT) and exit status (RC) are
+# not a clean run, or nothing. Only top-level lines count (a nested
+# subtest is indented).
+suite_verdict() {
+	local out=$1 rc=$2 plans results plan why=
+	plans=$(grep -cE '^1\.\.[0-9]+([[:space:]]|$)' <<<"$out")
+	results=$(grep -cE '^(ok|not ok) ' <<<"$out")
+	case $plans in
+	0) why="printed no plan" ;;
+	1)
+		plan=$(sed -nE 's/^1\.\.([0-9]+)([[:space:]].*)?$/\1/p' <<<"$out")
+		[ "$plan" -eq "$results" ] || why="plan 1..$plan but $results results"
+		;;
+	*) why="printed $plans plans" ;;
+	esac
+	# A failure it reported explains the status; a wrong plan does not.
+	if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' <<<"$out"; then
+		why="${why:+$why, }exited with status $rc"
+	fi
+	echo "$why"
+}
 
 now_ms() { date +%s%3N; }
 t_start=$(now_ms)
@@ -35,7 +95,7 @@ if [ -n "${ITERKIT_PHASES:-}" ]; then
 fi
 
 guest_only=()
-for s in $only; do [ -f "$hostdir/$s.sh" ] || guest_only+=("$s"); done
+for s in $only; do [ -z "$guest" ] && [ -f "$hostdir/$s.sh" ] || guest_only+=("$s"); done
 run_guest=
 if [ "$hostdir" = tests/host ] && { [ -z "$only" ] || [ ${#guest_only[@]} -gt 0 ]; }; then
 	run_guest=1
@@ -67,9 +127,8 @@ for t in "$hostdir"/test_*.sh; do
 		out=$(bash "$t" 2>&1)
 		rc=$?
 		echo "$out"
-		if [ $rc -ne 0 ] && ! grep -q '^not ok' <<<"$out"; then
-			echo "not ok - $name exited with status $rc"
-		fi
+		why=$(suite_verdict "$out" "$rc")
+		[ -z "$why" ] || echo "not ok - $name: $why"
 	} | tee -a "$log"
 	add_phase "host:$name" $(( $(now_ms) - t0 ))
 done
@@ -78,6 +137,8 @@ done
 if [ -n "$run_guest" ]; then
 	wait "$vm_job"
 	tee -a "$log" < "$guest_out"
+	# (the kernel log's tail after a failed boot may end mid-line)
+	[ -z "$(tail -c 1 "$guest_out")" ] || echo | tee -a "$log"
 	rc=$(cat "$guest_out.rc")
 	if [ "$rc" -ne 0 ]; then
 		echo "not ok - guest suites: the VM run failed (status $rc)" | tee -a "$log"
@@ -105,10 +166,9 @@ fi
 pass=$(grep -E '^ok ' "$log" | grep -vc '# SKIP')
 skip=$(grep -E '^ok ' "$log" | grep -c '# SKIP')
 fail=$(grep -cE '^not ok' "$log")
+# tests/vm/run's line (on stderr: in the log as it is, or as a suite's
+# diagnostic) for each guest booted again after dying during boot.
+retried=$(grep -cE '^(#[[:space:]]*)?vm: retried:' "$log")
 echo
-if [ "$skip" -gt 0 ]; then
-	echo "$pass passed, $fail failed, $skip skipped"
-else
-	echo "$pass passed, $fail failed"
-fi
+echo "$pass passed, $fail failed$([ "$skip" -eq 0 ] || echo ", $skip skipped")$([ "$retried" -eq 0 ] || echo ", $retried retried")"
 [ "$fail" -eq 0 ]
