@@ -324,8 +324,8 @@ tap_check "tasks --threads: every thread in /proc before and after is listed ($(
 cat $(find "$CG/system.slice" "$CG/user.slice" "$CG/kubepods.slice" -name cgroup.procs) | sort > "$TMP/pids.cg"
 iterkit tasks --json > "$TMP/procs.json"
 sed -n 's/^{"pid":\([0-9]*\),.*/\1/p' "$TMP/procs.json" | sort > "$TMP/pids.walk"
-tap_eq "tasks: every process in the host's cgroups is listed ($(wc -l < "$TMP/pids.cg"))" \
-	"$(grep -cvFxf "$TMP/pids.walk" "$TMP/pids.cg")" 0
+tap_check "tasks: every process in the host's cgroups is listed ($(wc -l < "$TMP/pids.cg"))" \
+	sh -c "[ $(grep -cvFxf "$TMP/pids.walk" "$TMP/pids.cg") = 0 ] && [ $(wc -l < "$TMP/pids.cg") -gt 900 ]"
 # Text: one line per task whatever its name holds, no terminal control byte.
 # Its own walk, so compared with /proc around it (threads come and go).
 proc_tids > "$TMP/tids.before"
@@ -397,7 +397,9 @@ tap_eq "container: cgroups lists its tree, paths from its namespace's root" \
 	"$(sed -n 's/^{"id".*"state":"online".*"path":"\([^"]*\)"}.*/\1/p' "$TMP/ct.cgroups.json" | sort | tr '\n' ' ')" \
 	"/ /app.service /app.service/worker /init.scope "
 out=$(in_ct iterkit demo 2>&1)
-tap_eq "container: iterkit demo exits 0" "$?" 0 || tap_diag "$out"
+rc=$?
+tap_check "container: iterkit demo exits 0, its walkers passing" \
+	sh -c "[ $rc = 0 ] && [ $(printf '%s\n' "$out" | grep -c '^PASS kit_') -ge 2 ]" || tap_diag "$out"
 
 tap_check "the host-like world removed: no process, cgroup or dying cgroup left" teardown
 trap - EXIT
