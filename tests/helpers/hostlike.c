@@ -17,10 +17,12 @@
  *                            runs CMD in the pid, cgroup and mount
  *                            namespaces of PID (nsenter, with the cgroup
  *                            namespace busybox's lacks)
- *   hostlike check-ns HOSTID inside a container (its own pid, cgroup and
+ *   hostlike check-ns HOSTID ROOTID
+ *                            inside a container (its own pid, cgroup and
  *                            mount namespaces, moved into one of its
- *                            cgroups); HOSTID is a cgroup outside it
- * The checks print TAP.
+ *                            cgroups); HOSTID is a cgroup outside it,
+ *                            ROOTID the host's root cgroup
+ * The checks print TAP, and exit 1 when one failed.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -236,13 +238,17 @@ static int has_id(const unsigned long long *ids, int n, unsigned long long id)
 
 /* ---- BPF runs ---- */
 
+/* Test runs that failed or whose program returned non-zero, so far. */
+static int run_failures;
+
 static int run(struct bpf_program *prog, unsigned int flags, int cpu)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = flags, .cpu = cpu);
+	int ret = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) ? -errno : (int)opts.retval;
 
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
-		return -errno;
-	return opts.retval;
+	if (ret && run_failures++ < 5)
+		diag("test run of %s (cpu %d): %d", bpf_program__name(prog), cpu, ret);
+	return ret;
 }
 
 static void cg_reset(struct kit_cgroup_walks_bpf *skel, unsigned long long id, unsigned int order)
@@ -255,30 +261,56 @@ static void cg_reset(struct kit_cgroup_walks_bpf *skel, unsigned long long id, u
 	skel->bss->order = order;
 }
 
-/* kit_cgroup's new() from a syscall program (0), this context's raw_tp (1) or hard IRQ on @cpu (2). */
+/* No result: the program did not run (not a value new() returns). */
+#define NOT_RUN 12345
+
+/*
+ * kit_cgroup's new() from a syscall program (0), this context's raw_tp (1)
+ * or hard IRQ on @cpu (2): its result, or NOT_RUN.
+ */
 static int cg_lookup(struct kit_cgroup_walks_bpf *skel, unsigned long long id, unsigned int order,
 		     int how, int cpu)
 {
+	int ret;
+
 	cg_reset(skel, id, order);
 	switch (how) {
 	case 0:
-		run(skel->progs.errors, 0, 0);
+		ret = run(skel->progs.errors, 0, 0);
 		break;
 	case 1:
-		run(skel->progs.errors_irq, 0, 0);
+		ret = run(skel->progs.errors_irq, 0, 0);
 		break;
 	default:
-		run(skel->progs.errors_irq, BPF_F_TEST_RUN_ON_CPU, cpu);
+		ret = run(skel->progs.errors_irq, BPF_F_TEST_RUN_ON_CPU, cpu);
 		break;
 	}
-	return skel->bss->kit_ret;
+	return ret ? NOT_RUN : skel->bss->kit_ret;
+}
+
+/*
+ * Whether a walked comm (task->comm: at most 15 bytes and a NUL) is the
+ * name /proc gives the task: the same bytes. Only a kernel thread's (ppid
+ * 2, or kthreadd itself) may be longer in /proc: its full name, of which
+ * comm holds 15 bytes, or a kworker's comm then '+' or '-' and its
+ * workqueue.
+ */
+static int comm_is(const char *walk, const struct task_info *proc)
+{
+	size_t wlen = strnlen(walk, 16), plen = strlen(proc->comm);
+	int kthread = proc->ppid == 2 || proc->tid == 2;
+
+	if (wlen > 15 || plen < wlen || memcmp(walk, proc->comm, wlen))
+		return 0;
+	return plen == wlen ||
+	       (kthread && (wlen == 15 || proc->comm[wlen] == '+' || proc->comm[wlen] == '-'));
 }
 
 static void check_tasks(char names[][40], int nnames)
 {
 	struct kit_task_walks_bpf *skel = kit_task_walks_bpf__open_and_load();
 	struct task_set before = {}, after = {};
-	int mode, i, j, stable = 0, missing = 0, wrong = 0, found;
+	int mode, i, j, stable = 0, missing = 0, wrong = 0, found, failed;
 
 	if (!skel) {
 		tap(0, "tasks: loading kit_task_walks");
@@ -293,10 +325,10 @@ static void check_tasks(char names[][40], int nnames)
 		skel->bss->steps = 0;
 		skel->bss->ker_extra = 0;
 		skel->bss->overflow = 0;
-		run(skel->progs.diff, 0, 0);
+		failed = run(skel->progs.diff, 0, 0);
 		for (i = 0; i < (int)skel->bss->steps; i++)
 			diffs += skel->bss->kit_tids[i] != skel->bss->ker_tids[i];
-		tap(!skel->bss->kit_ret && !skel->bss->ker_ret && !skel->bss->overflow &&
+		tap(!failed && !skel->bss->kit_ret && !skel->bss->ker_ret && !skel->bss->overflow &&
 		    !skel->bss->ker_extra && !diffs && skel->bss->steps > 900,
 		    "tasks: %s walk is bpf_iter_task's, step by step (%u tasks)",
 		    mode ? "ALL_THREADS" : "ALL_PROCS", skel->bss->steps);
@@ -308,7 +340,8 @@ static void check_tasks(char names[][40], int nnames)
 	proc_snapshot(&before, true);
 	skel->bss->pid = 0;
 	skel->bss->flags = 1;
-	run(skel->progs.record, 0, 0);
+	skel->bss->overflow = 0;
+	failed = run(skel->progs.record, 0, 0);
 	proc_snapshot(&after, true);
 	for (i = 0; i < before.n; i++) {
 		const struct task_info *b = &before.v[i], *a = set_find(&after, b->tid);
@@ -319,10 +352,8 @@ static void check_tasks(char names[][40], int nnames)
 			if (skel->bss->recs[j].tid != b->tid)
 				continue;
 			found = 1;
-			/* /proc adds a kworker's workqueue to its comm. */
 			if (skel->bss->recs[j].tgid != b->tgid || skel->bss->recs[j].ppid != b->ppid ||
-			    strncmp(skel->bss->recs[j].comm, b->comm,
-				    strnlen(skel->bss->recs[j].comm, 16))) {
+			    !comm_is(skel->bss->recs[j].comm, b)) {
 				if (wrong++ < 5)
 					diag("tid %d: /proc tgid %d ppid %d comm '%s', walk %d %d '%s'",
 					     b->tid, b->tgid, b->ppid, show(b->comm),
@@ -334,20 +365,21 @@ static void check_tasks(char names[][40], int nnames)
 		if (!found && missing++ < 5)
 			diag("tid %d '%s' in /proc, not in the walk", b->tid, show(b->comm));
 	}
-	tap(!skel->bss->overflow && stable > 1000 && !missing && !wrong,
+	tap(!failed && !skel->bss->overflow && stable > 1000 && !missing && !wrong,
 	    "tasks: every thread stable in /proc is walked, tgid, ppid and comm bytes equal "
 	    "(%d stable, %u walked)", stable, skel->bss->nrecs);
 
-	/* The hostile names come back byte for byte. */
+	/* The hostile names come back byte for byte (none is over 15 bytes). */
 	for (i = 0, missing = 0; i < nnames; i++) {
 		for (j = 0, found = 0; j < (int)skel->bss->nrecs && !found; j++)
-			found = !strncmp(skel->bss->recs[j].comm, names[i], 15);
+			found = strnlen(skel->bss->recs[j].comm, 16) == strlen(names[i]) &&
+				!memcmp(skel->bss->recs[j].comm, names[i], strlen(names[i]));
 		if (!found) {
 			missing++;
 			diag("no task named '%s'", show(names[i]));
 		}
 	}
-	tap(nnames > 0 && !missing, "tasks: %d names with control bytes, spaces, non-UTF-8 and 15 bytes walked as set",
+	tap(!failed && nnames > 0 && !missing, "tasks: %d names with control bytes, spaces, non-UTF-8 and 15 bytes walked as set",
 	    nnames);
 	free(before.v);
 	free(after.v);
@@ -361,7 +393,7 @@ static void check_cgroups(void)
 	struct kit_cgroup_walks_bpf *skel = kit_cgroup_walks_bpf__open_and_load();
 	unsigned int orders[] = { PRE, POST };
 	int nfs, nwalk, i, o, online = 0, offline = 0, strays = 0, unwalked = 0;
-	int cpu = sched_getcpu() == 0 ? 1 : 0, disagree = 0, lookups = 0, dying_found = 0;
+	int cpu = sched_getcpu() == 0 ? 1 : 0, disagree = 0, lookups = 0, wrong = 0, failed;
 	long dying;
 
 	if (!skel) {
@@ -374,10 +406,10 @@ static void check_cgroups(void)
 
 		cg_reset(skel, 0, orders[o]);
 		skel->bss->css_start = ino_of(CG);
-		run(skel->progs.diff, 0, 0);
+		failed = run(skel->progs.diff, 0, 0);
 		for (i = 0; i < (int)skel->bss->kit_n && i < MAX_IDS; i++)
 			diffs += skel->bss->kit_ids[i] != skel->bss->css_ids[i];
-		tap(!skel->bss->kit_ret && !skel->bss->css_ret && skel->bss->kit_n == skel->bss->css_n &&
+		tap(!failed && !skel->bss->kit_ret && !skel->bss->css_ret && skel->bss->kit_n == skel->bss->css_n &&
 		    skel->bss->kit_n > 250 && skel->bss->kit_n < MAX_IDS && !diffs,
 		    "cgroups: %s walk from the root is bpf_iter_css's (%llu cgroups)",
 		    o ? "post-order" : "pre-order", (unsigned long long)skel->bss->kit_n);
@@ -386,7 +418,7 @@ static void check_cgroups(void)
 	/* Online cgroups are exactly cgroupfs; the offline ones are its dying ones. */
 	dying = cgroup_stat(CG, "nr_dying_descendants");
 	nfs = cgroupfs_ids(CG, fs, 0, MAX_IDS);
-	cg_lookup(skel, 0, PRE, 0, 0);
+	failed = cg_lookup(skel, 0, PRE, 0, 0);
 	nwalk = skel->bss->kit_n < MAX_IDS ? skel->bss->kit_n : MAX_IDS;
 	for (i = 0; i < nwalk; i++) {
 		walk[i] = skel->bss->kit_ids[i];
@@ -404,42 +436,47 @@ static void check_cgroups(void)
 	for (i = 0; i < nfs; i++)
 		if (!has_id(walk, nwalk, fs[i]) && unwalked++ < 5)
 			diag("cgroupfs directory %llu not walked", fs[i]);
-	tap(online == nfs && !strays && !unwalked,
+	tap(!failed && online == nfs && !strays && !unwalked,
 	    "cgroups: the online cgroups walked are exactly cgroupfs's %d directories", nfs);
-	tap(offline == dying && dying >= 15 && dying == cgroup_stat(CG, "nr_dying_descendants"),
+	tap(!failed && offline == dying && dying >= 15 && dying == cgroup_stat(CG, "nr_dying_descendants"),
 	    "cgroups: the walk yields the %d dying cgroups (nr_dying_descendants %ld), marked offline",
 	    offline, dying);
 
-	/* Every id found the same three ways; the dying ones not at all. */
+	/*
+	 * Every online id found, the same three ways, and its cgroup alone
+	 * walked; every dying one -ENOENT, the three ways.
+	 */
 	for (i = 0; i < nwalk; i++) {
-		int a, b, c;
+		int want = wflags[i] & CSS_ONLINE ? 0 : -ENOENT, got[3], how;
 
-		a = cg_lookup(skel, walk[i], SELF, 0, 0);
-		b = cg_lookup(skel, walk[i], SELF, 1, 0);
-		c = cg_lookup(skel, walk[i], SELF, 2, cpu);
-		lookups += 3;
-		if (a != b || a != c) {
-			if (disagree++ < 5)
-				diag("id %llu: %d preemptible, %d not preemptible, %d in IRQ",
-				     walk[i], a, b, c);
+		for (how = 0; how < 3; how++) {
+			got[how] = cg_lookup(skel, walk[i], SELF, how, cpu);
+			lookups++;
+			if (got[how] != want || (!want && (skel->bss->kit_n != 1 ||
+							   skel->bss->kit_ids[0] != walk[i]))) {
+				if (wrong++ < 5)
+					diag("id %llu (%s): lookup %d gave %d, %llu cgroup(s) from %llu",
+					     walk[i], want ? "dying" : "online", how, got[how],
+					     (unsigned long long)skel->bss->kit_n,
+					     (unsigned long long)skel->bss->kit_ids[0]);
+			}
 		}
-		if (!(wflags[i] & CSS_ONLINE) && a == 0)
-			dying_found++;
-		if (a == -ENOENT && has_id(fs, nfs, walk[i]) && disagree++ < 5)
-			diag("id %llu is in cgroupfs but not found", walk[i]);
+		if (got[0] != got[1] || got[0] != got[2])
+			disagree++;
 	}
-	tap(!disagree && !dying_found && lookups == 3 * nwalk && nwalk > 250,
-	    "cgroups: %d lookups agree (syscall, raw_tp, hard IRQ); dying cgroups not found", lookups);
+	tap(!wrong && !disagree && lookups == 3 * nwalk && nwalk > 250 && offline >= 15,
+	    "cgroups: %d lookups agree (syscall, raw_tp, hard IRQ): every online id found, "
+	    "each dying one -ENOENT", lookups);
 
 	/* kit_cgroup_at from each live cgroup's pointer walks as kit_cgroup from its id. */
 	for (i = 0, disagree = 0; i < nfs; i += 7) {
 		int j, diffs = 0;
 
 		cg_reset(skel, fs[i], i % 2 ? POST : UP);
-		run(skel->progs.diff_at, 0, 0);
+		failed = run(skel->progs.diff_at, 0, 0);
 		for (j = 0; j < (int)skel->bss->kit_n && j < MAX_IDS; j++)
 			diffs += skel->bss->kit_ids[j] != skel->bss->css_ids[j];
-		if (skel->bss->kit_ret || skel->bss->css_ret ||
+		if (failed || skel->bss->kit_ret || skel->bss->css_ret ||
 		    skel->bss->kit_n != skel->bss->css_n || diffs)
 			disagree++;
 	}
@@ -483,10 +520,10 @@ static unsigned long long own_cgroup_id(void)
 	return ino_of(path);
 }
 
-static int check_ns(unsigned long long host_id)
+static int check_ns(unsigned long long host_id, unsigned long long root_id)
 {
 	struct kit_cgroup_walks_bpf *skel = kit_cgroup_walks_bpf__open_and_load();
-	unsigned long long own = own_cgroup_id(), ns_root = ino_of(CG), host_root = 0;
+	unsigned long long own = own_cgroup_id(), ns_root = ino_of(CG), top = 0;
 	int a, b, i, n;
 
 	if (!skel) {
@@ -501,11 +538,13 @@ static int check_ns(unsigned long long host_id)
 	    "container: ANCESTORS_UP from its own cgroup by id (%d cgroups)", n);
 	for (i = 0; i < n && skel->bss->kit_ids[i] != ns_root; i++)
 		;
-	tap(i < n, "container: ... passes its namespace root");
 	if (n)
-		host_root = skel->bss->kit_ids[n - 1];
+		top = skel->bss->kit_ids[n - 1];
+	tap(i < n - 1 && top == root_id,
+	    "container: ... passes its namespace root, up to the host's root (%llu, host %llu)",
+	    top, root_id);
 	b = cg_lookup(skel, own, UP, 1, 0);
-	tap(a == b && (int)skel->bss->kit_n == n, "container: the same from a raw_tp (not preemptible)");
+	tap(!b && (int)skel->bss->kit_n == n, "container: the same from a raw_tp (not preemptible)");
 
 	/* Ids outside the namespace are not visible from inside, either way. */
 	a = cg_lookup(skel, host_id, SELF, 0, 0);
@@ -517,9 +556,10 @@ static int check_ns(unsigned long long host_id)
 	tap(!a && !b && n == (int)skel->bss->kit_n && n >= 3,
 	    "container: its namespace root by id, both ways (%d cgroups below)", n);
 	/* 0 is the global root, as documented, namespace or not. */
-	cg_lookup(skel, 0, SELF, 0, 0);
-	tap(skel->bss->kit_n == 1 && skel->bss->kit_ids[0] == host_root && host_root != ns_root,
-	    "container: id 0 is the global root, not the namespace's");
+	a = cg_lookup(skel, 0, SELF, 0, 0);
+	tap(!a && skel->bss->kit_n == 1 && skel->bss->kit_ids[0] == root_id && root_id != ns_root,
+	    "container: id 0 is the global root, not the namespace's (%llu, host's root %llu)",
+	    (unsigned long long)skel->bss->kit_ids[0], root_id);
 	kit_cgroup_walks_bpf__destroy(skel);
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
@@ -563,9 +603,9 @@ int main(int argc, char **argv)
 		return spawn();
 	if (argc >= 3 && !strcmp(argv[1], "check"))
 		return check(argv[2]);
-	if (argc >= 3 && !strcmp(argv[1], "check-ns"))
-		return check_ns(strtoull(argv[2], NULL, 10));
+	if (argc >= 4 && !strcmp(argv[1], "check-ns"))
+		return check_ns(strtoull(argv[2], NULL, 10), strtoull(argv[3], NULL, 10));
 	fprintf(stderr, "usage: hostlike spawn | check NAMES | enter PID CMD... | "
-		"check-ns HOST-CGROUP-ID\n");
+		"check-ns HOST-CGROUP-ID HOST-ROOT-ID\n");
 	return 2;
 }

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/../.." || exit 1
 
 # Each case: NAME|COMMAND. The guest prints "@@case NAME rc=N" after its output.
 # A line "!COMMAND" is run as it is, between the cases (set-up).
+# Where a case needs another process to have reached a state (asleep
+# between walks, blocked writing), it waits for that in /proc/PID/wchan:
+# inwchan PID REGEX, at most 60 s, saying so when it was not reached.
 cases='
 nomod_status|iterkit status
 nomod_num|iterkit num 0 3
@@ -127,8 +130,9 @@ resident_load|iterkit load
 !mkdir -p /sys/fs/bpf/iterkit/0123456789ab/tasks
 resident_status|iterkit status --json
 resident_status_text|iterkit status
-resident_lock|{ iterkit tasks --repeat 2 --interval 30 > /dev/null & p=$!; sleep 2; iterkit tasks --json > /dev/null; r=$?; kill -0 $p 2>/dev/null && echo "first still waiting"; kill $p; wait $p; (exit $r); }
-resident_blocked|{ (iterkit tasks --json --repeat 100000 | sleep 30) & w=$!; sleep 3; iterkit tasks --json > /dev/null; r=$?; pidof iterkit > /dev/null && echo "writer still blocked"; kill $(pidof sleep) 2>/dev/null; wait $w; (exit $r); }
+!inwchan() { i=0; until grep -qE "$2" /proc/$1/wchan 2>/dev/null; do if [ $i -ge 600 ]; then echo "pid $1 not in $2 after 60 s (wchan: $(cat /proc/$1/wchan 2>&1))"; return 1; fi; sleep 0.1; i=$((i + 1)); done; }
+resident_lock|{ iterkit tasks --repeat 2 --interval 300 > /dev/null & p=$!; inwchan $p nanosleep; iterkit tasks --json > /dev/null; r=$?; kill -0 $p 2>/dev/null && echo "first still waiting"; kill $p; wait $p; (exit $r); }
+resident_blocked|{ (iterkit tasks --json --repeat 100000 | sleep 300) & w=$!; i=0; until pidof iterkit > /dev/null || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done; inwchan "$(pidof iterkit)" pipe_write; iterkit tasks --json > /dev/null; r=$?; pidof iterkit > /dev/null && echo "writer still blocked"; kill $(pidof sleep) 2>/dev/null; wait $w; (exit $r); }
 resident_tasks|iterkit tasks --json --stats
 resident_num|iterkit num 0 100 --json --stats
 resident_rmmod|rmmod iterkit
