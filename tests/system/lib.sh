@@ -5,7 +5,10 @@
 # through the second serial port. The first serial port is the guest's
 # console, kept per boot in $SYS_DIR/console-N.log.
 #
-#   sys_story_init DIR IMAGE FIRMWARE   FIRMWARE: sb (Secure Boot) or plain
+#   sys_story_init DIR IMAGE FIRMWARE   FIRMWARE: sb (Secure Boot) or plain;
+#                                       status 1 (the reason on stderr) when
+#                                       the overlay or the variable store
+#                                       cannot be made
 #   sys_boot                            starts QEMU, waits for the agent
 #   sys_cmd TIMEOUT SCRIPT              runs SCRIPT as root in the guest:
 #                                       $SYS_OUT, $SYS_RC (124: no answer)
@@ -21,19 +24,23 @@ sys_story_init() {
 	SYS_DIR=$1
 	local image=$2
 	SYS_FW=$3
+	local vars
 	rm -rf "$SYS_DIR"
-	mkdir -p "$SYS_DIR"
+	mkdir -p "$SYS_DIR" || return 1
 	qemu-img create -q -f qcow2 -F raw -b "$image" "$SYS_DIR/disk.qcow2" || return 1
 	case $SYS_FW in
 	sb)
 		SYS_CODE=$OVMF_DIR/OVMF_CODE_4M.ms.fd
-		cp "$OVMF_DIR/OVMF_VARS_4M.ms.fd" "$SYS_DIR/vars.fd"
+		vars=$OVMF_DIR/OVMF_VARS_4M.ms.fd
 		;;
 	plain)
 		SYS_CODE=$OVMF_DIR/OVMF_CODE_4M.fd
-		cp "$OVMF_DIR/OVMF_VARS_4M.fd" "$SYS_DIR/vars.fd"
+		vars=$OVMF_DIR/OVMF_VARS_4M.fd
 		;;
+	*) echo "sys_story_init: unknown firmware '$SYS_FW' (sb, plain)" >&2; return 1 ;;
 	esac
+	[ -f "$SYS_CODE" ] || { echo "no firmware $SYS_CODE (Debian's ovmf)" >&2; return 1; }
+	cp "$vars" "$SYS_DIR/vars.fd" || return 1
 	SYS_BOOTS=0
 	SYS_PID=
 	SYS_SEQ=0
