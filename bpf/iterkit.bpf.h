@@ -96,8 +96,9 @@ extern struct task_struct *bpf_iter_kit_task_next(struct bpf_iter_kit_task *it) 
 extern void bpf_iter_kit_task_destroy(struct bpf_iter_kit_task *it) __ksym __weak;
 
 /* kit_cgroup: walks cgroup v2 from cgroup_id (0: the root), in a KIT_CGROUP_*
- * order. -ENOENT when the cgroup does not exist, -EINVAL for a bad order.
- * Linux 6.7+.
+ * order. -ENOENT when the cgroup does not exist, -EINVAL for a bad order,
+ * -E2BIG when a lock-free lookup (not preemptible, or PREEMPT_RT) used up
+ * its budget before finding the id. Linux 6.7+.
  */
 extern int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it, __u64 cgroup_id, unsigned int order) __ksym __weak;
 extern struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *it) __ksym __weak;
@@ -105,7 +106,8 @@ extern void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it) __ksym _
 
 /* kit_cgroup_at: the same walks from a cgroup pointer the program holds,
  * trusted or RCU-protected (e.g. bpf_get_current_task_btf()->cgroups->dfl_cgrp),
- * with no id lookup. -EINVAL for a bad order or a NULL cgroup.
+ * with no id lookup. -EINVAL for a bad order (a NULL start is refused by
+ * the verifier).
  */
 extern int bpf_iter_kit_cgroup_at_new(struct bpf_iter_kit_cgroup_at *it, struct cgroup *start,
 				      unsigned int order) __ksym __weak;

@@ -40,9 +40,4 @@
 #error "the task and cgroup walkers need KF_RCU_PROTECTED (Linux 6.7 or newer)"
 #endif
 
-/* Upstream made trusted arguments the default after 6.18 and dropped the flag. */
-#ifndef KF_TRUSTED_ARGS
-#define KF_TRUSTED_ARGS 0
-#endif
-
 #endif /* _ITERKIT_COMPAT_H */

@@ -195,18 +195,28 @@ static __always_inline bool kit_cgroup_not_after(struct cgroup_subsys_state *css
 }
 
 /*
+ * Cgroups the lock-free lookup below may visit before it gives up with
+ * -E2BIG. In hard interrupt and NMI context the budget is small: a step is
+ * a few dependent loads (about 10-20 ns when cached), so 4096 steps bound
+ * the lookup to tens of microseconds there; elsewhere it is the walk's own
+ * bound.
+ */
+#define KIT_CGROUP_LOOKUP_STEPS KIT_CGROUP_MAX_STEPS
+#define KIT_CGROUP_LOOKUP_STEPS_IRQ 4096
+
+/*
  * @id at or below @root, found without a lock or a reference: a pre-order
  * walk that skips what cannot hold @id. Cgroup ids are kernfs node ids,
  * which only grow (the low 32 bits wrap into a generation count kept in the
  * high 32), and a new cgroup is appended to its parent's children. So a
  * cgroup's descendants all have higher ids than it, and so do its later
  * siblings: a child or sibling above @id ends that branch. The walk visits
- * the cgroups created before @id, at most KIT_CGROUP_MAX_STEPS of them.
+ * the cgroups created before @id, at most @steps of them: NULL when @id is
+ * not there, ERR_PTR(-E2BIG) when the budget ran out first (@id may exist).
  */
-static struct cgroup *kit_cgroup_find_down(struct cgroup *root, u64 id)
+static struct cgroup *kit_cgroup_find_down(struct cgroup *root, u64 id, u32 steps)
 {
 	struct cgroup_subsys_state *pos = &root->self, *next;
-	u32 steps = KIT_CGROUP_MAX_STEPS;
 
 	while (steps--) {
 		if (cgroup_id(pos->cgroup) == id)
@@ -220,42 +230,58 @@ static struct cgroup *kit_cgroup_find_down(struct cgroup *root, u64 id)
 		}
 		pos = next;
 	}
-	return NULL;
+	return ERR_PTR(-E2BIG);
 }
 
 /*
- * Looks @id up in the caller's cgroup namespace; removed cgroups are not
- * found. The caller's own cgroup and its ancestors are read directly. Any
- * other id, in preemptible context (no spinlock held, interrupts on, not in
- * an interrupt), goes through the kernel's id table: cgroup_get_from_id()
- * may drop the last reference to a kernfs node or cgroup being removed,
- * which takes a spinlock, calls call_rcu() or queues work, all safe only
- * there. Elsewhere (interrupts, NMI, a program attached inside a locked
- * section) kit_cgroup_find_down() walks the hierarchy instead.
+ * Whether the lookup may go through the kernel's id table. cgroup_get_from_id()
+ * takes kernfs_idr_lock and may drop the last reference to a kernfs node or
+ * cgroup being removed, which takes a spinlock, calls call_rcu() or queues
+ * work: safe only where no spinlock is held, interrupts are on and this is
+ * not an interrupt, which preemptible() tells on most kernels. On PREEMPT_RT
+ * it does not: a spinlock_t there is a sleeping lock that leaves the preempt
+ * count alone, so a program attached inside kernfs_idr_lock's section would
+ * take that lock again. There the lock-free walk serves every lookup.
+ */
+static bool kit_cgroup_may_lock(void)
+{
+	return !IS_ENABLED(CONFIG_PREEMPT_RT) && preemptible();
+}
+
+/*
+ * Looks @id up in the caller's cgroup namespace: the online cgroup, NULL
+ * when there is none (removed ones are not found), or ERR_PTR(-E2BIG) when
+ * the lock-free walk gave up before finding it. The caller's own cgroup and
+ * its ancestors are read directly. Any other id goes through the kernel's
+ * id table where that is safe (kit_cgroup_may_lock()), else
+ * kit_cgroup_find_down() walks the hierarchy.
  *
  * Either way the caller's RCU read-side section keeps the result alive,
- * so no reference is kept. preemptible() is read before anything here
- * could change it.
+ * so no reference is kept. The context is read before anything here could
+ * change it.
  */
 static struct cgroup *kit_cgroup_lookup(u64 id)
 {
-	bool may_lock = preemptible();
-	struct cgroup *root = kit_cgroup_ns_root();
-	struct cgroup *cgrp;
+	bool may_lock = kit_cgroup_may_lock();
+	u32 steps = in_hardirq() || in_nmi() ? KIT_CGROUP_LOOKUP_STEPS_IRQ :
+					       KIT_CGROUP_LOOKUP_STEPS;
+	struct cgroup *root, *cgrp;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(), "kit_cgroup lookup outside RCU");
+	root = kit_cgroup_ns_root();
 	cgrp = kit_cgroup_find_up(root, id);
 	if (!cgrp && !may_lock)
-		cgrp = kit_cgroup_find_down(root, id);
-	if (cgrp)
-		return kit_cgroup_online(cgrp) ? cgrp : NULL;
-	if (!may_lock)
-		return NULL;
-
-	cgrp = cgroup_get_from_id(id);
-	if (IS_ERR(cgrp))
-		return NULL;
-	cgroup_put(cgrp);
-	return cgrp;
+		cgrp = kit_cgroup_find_down(root, id, steps);
+	if (!cgrp && may_lock) {
+		cgrp = cgroup_get_from_id(id);
+		if (IS_ERR(cgrp))
+			return NULL;
+		cgroup_put(cgrp);
+	}
+	if (IS_ERR_OR_NULL(cgrp))
+		return cgrp;
+	/* Both paths agree on removed cgroups: what the walks mark dying is not found. */
+	return kit_cgroup_online(cgrp) ? cgrp : NULL;
 }
 
 static void kit_cgroup_empty(struct kit_cgroup_state *s)
@@ -324,9 +350,11 @@ __bpf_kfunc_start_defs();
 
 /*
  * Starts a walk from the cgroup v2 cgroup whose id is @cgroup_id (0: the
- * root). Returns -EINVAL for an unknown order and -ENOENT when no such
- * cgroup is visible from the current cgroup namespace; either leaves an
- * empty iterator. No iterator holds a reference.
+ * root). Returns -EINVAL for an unknown order, -ENOENT when no such cgroup
+ * is visible from the current cgroup namespace, and -E2BIG when a lookup
+ * that could not use the kernel's id table (see kit_cgroup_may_lock()) gave
+ * up after its step budget: the cgroup may exist. Each leaves an empty
+ * iterator. No iterator holds a reference.
  */
 __bpf_kfunc int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it,
 					u64 cgroup_id, unsigned int order)
@@ -345,6 +373,8 @@ __bpf_kfunc int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it,
 		return -EINVAL;
 
 	start = cgroup_id ? kit_cgroup_lookup(cgroup_id) : &cgrp_dfl_root.cgrp;
+	if (IS_ERR(start))
+		return PTR_ERR(start);
 	if (!start)
 		return -ENOENT;
 	kit_cgroup_start(s, start, order);
@@ -365,7 +395,8 @@ __bpf_kfunc void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it)
  * kit_cgroup_at: the same walks from a cgroup the program already holds
  * (trusted, or RCU-protected such as current->cgroups->dfl_cgrp), with no
  * lookup at all. Like bpf_iter_css, it walks from removed cgroups too.
- * -EINVAL for an unknown order or a NULL cgroup.
+ * -EINVAL for an unknown order. The verifier refuses a program that may
+ * pass NULL (KF_RCU), so the NULL check only guards against a verifier bug.
  */
 __bpf_kfunc int bpf_iter_kit_cgroup_at_new(struct bpf_iter_kit_cgroup_at *it,
 					   struct cgroup *start, unsigned int order)

@@ -340,6 +340,44 @@ TEST_F(walks, lookup_same_in_irq)
 	TH_LOG("%d lookups compared three ways", irq_runs);
 }
 
+/*
+ * The lock-free lookup's budget: in hard IRQ it visits at most 4096 of the
+ * cgroups created before the id. Past that, new() says -E2BIG (the cgroup
+ * may exist) and leaves an empty iterator, never -ENOENT for a live id; a
+ * raw_tp run in process context (budget 2^20) and a preemptible program
+ * (the id table) find the same id, and in IRQ an older id is still found.
+ */
+TEST_F(walks, lookup_budget_in_irq)
+{
+	unsigned long long newest, old;
+	cpu_set_t here, all;
+	char path[512];
+	int i, cpu = 1;
+
+	/* On CPU 0 for good: a run aimed at the CPU this process is on runs here, not in an IPI. */
+	ASSERT_LE(2, sysconf(_SC_NPROCESSORS_ONLN)) TH_LOG("an IPI needs a second CPU");
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	CPU_ZERO(&here);
+	CPU_SET(0, &here);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(here), &here));
+	ASSERT_EQ(0, mkdir(TREE "/many", 0755));
+	for (i = 0; i < 4200; i++) {
+		snprintf(path, sizeof(path), TREE "/many/m%d", i);
+		ASSERT_EQ(0, mkdir(path, 0755)) TH_LOG("mkdir %s: %s", path, strerror(errno));
+	}
+	newest = ino_of(path);
+	old = ino_of(TREE "/many/m10");
+	EXPECT_EQ(-E2BIG, kit_walk_irq(self->skel, newest, SELF, cpu));
+	EXPECT_EQ(0, self->skel->bss->kit_n);
+	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, newest, SELF));
+	EXPECT_EQ(newest, self->skel->bss->kit_ids[0]);
+	EXPECT_EQ(0, kit_walk(self->skel, newest, SELF));
+	EXPECT_EQ(newest, self->skel->bss->kit_ids[0]);
+	EXPECT_EQ(0, kit_walk_irq(self->skel, old, SELF, cpu));
+	EXPECT_EQ(old, self->skel->bss->kit_ids[0]);
+	EXPECT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
+}
+
 /* kit_cgroup_at from a cgroup pointer: the same walks as kit_cgroup from its id. */
 TEST_F(walks, at_matches_id)
 {
