@@ -20,8 +20,8 @@ k=7.3.4+deb13-cloud-arm64
 ARM64_ROOT_PKGS="dkms pahole libbpf1 zstd xz-utils kmod linux-headers-$k"
 
 prepare() {
-	pkg_step "cannot create the $root build root from $pkg_mirror (arm64 programs through qemu-user and binfmt_misc)" \
-		"$br" create $root || return 1
+	# Its own error line says when it is binfmt_misc or qemu-user that failed.
+	pkg_step "cannot create the $root build root from $pkg_mirror" "$br" create $root || return 1
 	# shellcheck disable=SC2086
 	pkg_step "packages missing in $root" "$br" install $root $ARM64_ROOT_PKGS || return 1
 	root_prepare trixie || return 1
