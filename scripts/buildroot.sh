@@ -175,9 +175,28 @@ create() {
 
 updated_marker() { echo "$(path "$1")/var/lib/apt/.iterkit-updated"; }
 
+# A cached root keeps the sources it was created with: when the mirror asked
+# for now (ITERKIT_MIRROR, ITERKIT_SECURITY_MIRROR) differs, the root's
+# sources become the current ones and its package lists are fetched from
+# there (fetch-kernel.sh in the root downloads with them too).
+sync_sources() {
+	local name=$1 list want
+	list=$(path "$name")/etc/apt/sources.list
+	[ -f "$list" ] || return 0
+	want=$(sources "$name")
+	[ "$(cat "$list")" = "$want" ] && return 0
+	log "$name: sources now from $MIRROR"
+	printf '%s\n' "$want" > "$list.new"
+	mv "$list.new" "$list"
+	rm -f "$(updated_marker "$name")"
+	enter "$name" -- apt-get "${apt_opts[@]}" update -qq
+	touch "$(updated_marker "$name")"
+}
+
 update() {
 	local name=$1
 	create "$name"
+	sync_sources "$name"
 	enter "$name" -- apt-get "${apt_opts[@]}" update -qq
 	enter "$name" -- env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" -y -qq upgrade > /dev/null
 	touch "$(updated_marker "$name")"
@@ -201,6 +220,7 @@ install() {
 	if [ "${1:-}" = -t ]; then rel=(-t "$2"); shift 2; fi
 	create "$name"
 	local need
+	sync_sources "$name"
 	need=$(missing "$name" "$@")
 	[ -z "$need" ] && return 0
 	# The package lists are refreshed at most once a day.

@@ -122,7 +122,8 @@ apt_for() {
 	a=$(path "$name").apt
 	mkdir -p "$a/lists/partial" "$a/archives/partial" "$a/etc/preferences.d"
 	touch "$a/status"
-	cp "$(path "$name")/.iterkit-sources" "$a/sources.list"
+	# The mirror asked for now, not the one the sysroot was unpacked from.
+	sources "$name" > "$a/sources.list"
 	apt-get -q -o Dir::Etc::SourceList="$a/sources.list" -o Dir::Etc::SourceParts=/nonexistent \
 		-o Dir::Etc::Preferences=/nonexistent -o Dir::Etc::PreferencesParts="$a/etc/preferences.d" \
 		-o Dir::State::Lists="$a/lists" -o Dir::State::Status="$a/status" -o Dir::Cache="$a" \

@@ -21,11 +21,7 @@ root=trixie
 k73=7.3.4+deb13-cloud-amd64
 k72=7.2.12+deb13-cloud-amd64
 
-if ! why=$(root_prepare $root $k73 $k72); then
-	tap_skip "Debian 13 package tests" "$why"
-	tap_done
-	exit
-fi
+why=$(root_prepare $root $k73 $k72) || tap_unavailable "Debian 13 package tests" "$why"
 src=$(src_copy $root)
 
 # -- the packages, built in the root without /sys --

@@ -20,18 +20,15 @@ k=7.3.4+deb13-cloud-arm64
 ARM64_ROOT_PKGS="dkms pahole libbpf1 zstd xz-utils kmod linux-headers-$k"
 
 prepare() {
-	"$br" create $root >&2 || { echo "cannot create the $root build root (arm64 programs through qemu-user and binfmt_misc)"; return 1; }
+	# Its own error line says when it is binfmt_misc or qemu-user that failed.
+	pkg_step "cannot create the $root build root from $pkg_mirror" "$br" create $root || return 1
 	# shellcheck disable=SC2086
-	"$br" install $root $ARM64_ROOT_PKGS >&2 || { echo "packages missing in $root"; return 1; }
-	root_prepare trixie >&2 || { echo "cannot prepare the trixie root"; return 1; }
-	scripts/sysroot.sh kernel trixie-arm64 $k >&2 || { echo "no image of $k"; return 1; }
-	scripts/install-deps.sh arm64 >&2 || { echo "qemu-system-arm missing"; return 1; }
+	pkg_step "packages missing in $root" "$br" install $root $ARM64_ROOT_PKGS || return 1
+	root_prepare trixie || return 1
+	pkg_step "no headers or image of $k from $pkg_mirror" scripts/sysroot.sh kernel trixie-arm64 $k || return 1
+	pkg_step "qemu-system-arm missing" scripts/install-deps.sh arm64 || return 1
 }
-if ! why=$(prepare); then
-	tap_skip "Debian 13 arm64 package tests" "$why"
-	tap_done
-	exit
-fi
+why=$(prepare) || tap_unavailable "Debian 13 arm64 package tests" "$why"
 src=$(src_copy $root)
 
 # -- the packages: iterkit-dkms (all) from the trixie root, the loader cross-built --
