@@ -82,7 +82,10 @@ had_old=
 dpkg -s "$old" >/dev/null 2>&1 && had_old=1
 if [ -z "$old" ]; then
 	tap_fail "bookworm's 6.1 headers package found (apt-cache depends linux-headers-amd64)"
-elif dpkg-query -W -f='${Package}\n' | sort > /tmp/iterkit-pkgs.before &&
+# What that install brings, from apt's own plan of it: only these are purged
+# at the end, whatever else the host installs meanwhile.
+elif brought=$(apt-get -s install --no-install-recommends "$old" 2>/dev/null |
+		sed -n 's/^Inst \([^ ]*\) .*/\1/p') &&
 	{ [ -n "$had_old" ] || apt_q install --no-install-recommends "$old"; }; then
 	tap_ok "bookworm's 6.1 headers installed ($old)"
 else
@@ -170,10 +173,9 @@ tap_check "/usr/src/iterkit-$ver removed" test ! -e "/usr/src/iterkit-$ver"
 tap_check "/usr/sbin/iterkit removed" test ! -e /usr/sbin/iterkit
 tap_check "/usr/include/iterkit removed" test ! -e /usr/include/iterkit
 
-if [ -n "$old" ] && [ -z "$had_old" ]; then
+if [ -n "$old" ] && [ -z "$had_old" ] && [ -n "$brought" ]; then
 	# Exactly what the 6.1 headers brought in, nothing else.
-	new_pkgs=$(comm -13 /tmp/iterkit-pkgs.before <(dpkg-query -W -f='${Package}\n' | sort))
-	apt_q purge $new_pkgs
+	apt_q purge $brought
 fi
 
 # -- RPMs --
