@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,8 +138,7 @@ static int kit_lock_root(bool create)
 			return -2;	/* nothing was ever loaded */
 		return kit_error("opening %s failed: %s", KIT_PIN_ROOT, strerror(errno)), -1;
 	}
-	if (flock(fd, LOCK_EX)) {
-		kit_error("locking %s failed: %s", KIT_PIN_ROOT, strerror(errno));
+	if (kit_lock_wait(fd, "the lock of " KIT_PIN_ROOT)) {
 		close(fd);
 		return -1;
 	}
@@ -214,15 +214,22 @@ static int load_run(int argc, char **argv)
 	char tmp[256], dir[256];
 	uint32_t rooms[8];
 	int rc, root, i, n = 0, progs = 0;
+	sigset_t ints;
 
 	rc = kit_args_simple(&kit_cmd_load, argc, argv, 0, NULL);
 	if (rc >= 0)
 		return rc;
 	if (kit_require_module())
 		return 1;
+	/*
+	 * Interrupted (SIGINT, SIGTERM) before the programs are in place, the
+	 * load removes what it made and exits 128 + the signal; pinned
+	 * programs hold the module.
+	 */
+	kit_catch_interrupts();
 	root = kit_lock_root(true);
 	if (root < 0)
-		return 1;
+		return kit_interrupted ? 128 + kit_interrupted : 1;
 	/* Built aside and renamed into place: a walk never sees half of it (bpffs names have no dots). */
 	snprintf(tmp, sizeof(tmp), "%s/new-%d", KIT_PIN_ROOT, (int)getpid());
 	snprintf(dir, sizeof(dir), "%s", kit_pin_dir());
@@ -239,7 +246,7 @@ static int load_run(int argc, char **argv)
 
 		if (it->walker && !kit_module_has_iter(it))
 			continue;	/* walkers before 6.7 */
-		if (kit_prog_load(&p, it, kit_resident_room(it)))
+		if (kit_interrupted || kit_prog_load(&p, it, kit_resident_room(it)))
 			goto fail;
 		snprintf(sub, sizeof(sub), "%s/%s", tmp, it->cmd.name);
 		err = kit_pin_prog(&p, sub);
@@ -251,6 +258,13 @@ static int load_run(int argc, char **argv)
 		}
 		pinned[n++] = it;
 	}
+	/* From here the load completes: a signal now is held until the process exits. */
+	sigemptyset(&ints);
+	sigaddset(&ints, SIGINT);
+	sigaddset(&ints, SIGTERM);
+	sigprocmask(SIG_BLOCK, &ints, NULL);
+	if (kit_interrupted)
+		goto fail;
 	/* Replaces what an earlier `iterkit load` left, of this build or another. */
 	if (kit_remove_entries(root, tmp + sizeof(KIT_PIN_ROOT), &progs) ||
 	    rename(tmp, dir)) {
@@ -263,7 +277,7 @@ static int load_run(int argc, char **argv)
 fail:
 	kit_remove_tree(AT_FDCWD, tmp, &progs);
 	close(root);
-	return 1;
+	return kit_interrupted ? 128 + kit_interrupted : 1;
 }
 
 static long long kit_now_ms(void)
