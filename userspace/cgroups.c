@@ -84,6 +84,7 @@ static void cgroups_set_inputs(void *bss, const void *in)
 struct cg_view {
 	const struct kit_cgroup_rec *walk, *anc;
 	size_t nwalk, nanc, n;
+	uint64_t yielded;	/* cgroups the walk yielded: nwalk, and those that did not fit */
 	uint64_t ns_root;	/* the namespace's root: path "/", level 0 */
 	uint32_t ns_level;
 	struct kit_cgroup_rec *anc_more;	/* a deep start's ancestors: every run's, in order */
@@ -186,8 +187,10 @@ static int cg_view_build(struct cg_view *v, const struct kit_prog *p, const stru
 
 	v->walk = p->rec[0].mem;
 	v->anc = p->rec[1].mem;
-	v->nwalk = b->count;
-	v->nanc = b->nr_ancestors;
+	v->yielded = b->count;
+	/* only what is in the arrays (kit_prog_walk() walks again when the walk did not fit) */
+	v->nwalk = b->count < p->rec[0].room ? b->count : p->rec[0].room;
+	v->nanc = b->nr_ancestors < p->rec[1].room ? b->nr_ancestors : p->rec[1].room;
 	if (b->nr_levels > b->nr_ancestors && cg_more_ancestors(v, p, in))
 		return 1;
 	v->ns_root = b->ns_root;
@@ -294,11 +297,12 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 		kit_json_init(&j, o);
 		kit_json_object(&j);
 		kit_json_kstr(&j, "iterator", "kit_cgroup");
-		kit_json_kuint(&j, "root", in->root_id ? in->root_id : v->ns_root);
+		/* where the walk started: the first of the start's ancestor chain */
+		kit_json_kuint(&j, "root", v->nanc ? v->anc[0].id : in->root_id ? in->root_id : v->ns_root);
 		kit_json_kstr(&j, "order", order_names[in->order]);
 		kit_json_kint(&j, "ret", ret);
 		kit_json_kuint(&j, "count", v->nwalk);
-		kit_json_kuint(&j, "dropped", 0);	/* a walk cut short is an error, never shown */
+		kit_json_kuint(&j, "dropped", v->yielded - v->nwalk);
 		kit_json_key(&j, "cgroups");
 		kit_json_array(&j);
 		for (i = 0; i < v->nwalk; i++) {
@@ -358,20 +362,26 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 	}
 }
 
-/* A cgroup id, a path in cgroupfs, or a path below the cgroup2 mount. */
+/*
+ * A cgroup id (decimal digits only, any u64), a path in cgroupfs, or a
+ * path below the cgroup2 mount.
+ */
 static int cg_resolve_root(const char *arg, unsigned long long *id)
 {
-	char buf[4096];
+	char buf[PATH_MAX];
 	struct statfs sfs;
 	struct stat st;
-	long long v;
+	uint64_t v;
 
-	if (isdigit((unsigned char)arg[0])) {
-		if (!kit_parse_int(arg, 0, LLONG_MAX, &v))
-			return kit_usage_error("--root: '%s' is neither a cgroup id nor a path", arg);
+	if (arg[0] && !arg[strspn(arg, "0123456789")]) {
+		if (!kit_parse_u64(arg, &v))
+			return kit_usage_error("--root: cgroup id '%s' is larger than 2^64 - 1", arg);
 		*id = v;
 		return 0;
 	}
+	/* Cut, it would name another directory: refused. */
+	if (strlen(arg) >= PATH_MAX)
+		return kit_usage_error("--root: the path is longer than %d bytes", PATH_MAX - 1);
 	if (arg[0] == '/' && !stat(arg, &st) && !statfs(arg, &sfs) &&
 	    sfs.f_type == CGROUP2_MAGIC) {
 		if (!S_ISDIR(st.st_mode))
@@ -379,7 +389,9 @@ static int cg_resolve_root(const char *arg, unsigned long long *id)
 		*id = st.st_ino;
 		return 0;
 	}
-	snprintf(buf, sizeof(buf), "%s/%s", CGROUP_MOUNT, arg[0] == '/' ? arg + 1 : arg);
+	if (snprintf(buf, sizeof(buf), "%s/%s", CGROUP_MOUNT, arg[0] == '/' ? arg + 1 : arg) >= (int)sizeof(buf))
+		return kit_usage_error("--root: the path, under %s, is longer than %d bytes",
+				       CGROUP_MOUNT, PATH_MAX - 1);
 	if (stat(buf, &st) || statfs(buf, &sfs) || sfs.f_type != CGROUP2_MAGIC || !S_ISDIR(st.st_mode))
 		return kit_error("no such cgroup: %s (not a cgroup v2 directory, nor one under %s)",
 				 arg, CGROUP_MOUNT);
@@ -456,7 +468,7 @@ static int cgroups_run(int argc, char **argv)
 	if (c != KIT_ARGS_END)
 		return kit_args_exit(c);
 	if (a.npos)
-		return kit_usage_error("cgroups: unexpected argument '%s'", a.pos[0]);
+		return kit_usage_error("unexpected argument '%s' (see iterkit cgroups --help)", a.pos[0]);
 	if (root_arg) {
 		rc = cg_resolve_root(root_arg, &in.root_id);
 		if (rc)

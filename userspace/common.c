@@ -2,19 +2,27 @@
 /* Helpers shared by the loader's subcommands: arguments, errors, stats. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "iterkit.h"
 
 bool kit_json;
 bool kit_verbose;
 bool kit_stats;
+const char *kit_cmd_name;
+double kit_lock_timeout = -1;
+volatile sig_atomic_t kit_interrupted;
 
 /* ---- errors ---- */
 
@@ -36,6 +44,9 @@ static int kit_verror(int rc, const char *fmt, va_list ap)
 	char msg[1024];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* What fails after an interrupt fails because of it: the exit status says so. */
+	if (kit_interrupted)
+		return rc;
 	if (kit_capture) {
 		snprintf(kit_capture, kit_capture_len, "%s", msg);
 		return rc;
@@ -55,7 +66,8 @@ static int kit_verror(int rc, const char *fmt, va_list ap)
 		kit_out_flush(&kit_stdout);
 		return rc;
 	}
-	fprintf(stderr, "iterkit: %s\n", msg);
+	fprintf(stderr, "iterkit: %s%s%s\n", kit_cmd_name ? kit_cmd_name : "",
+		kit_cmd_name ? ": " : "", msg);
 	if (kit_error_log) {
 		const char *p = kit_error_log;
 
@@ -109,9 +121,13 @@ int kit_flush(void)
 
 	if (!err)
 		return 0;
-	/* Once: every later flush fails the same way. */
-	if (!said)
-		fprintf(stderr, "iterkit: writing the output failed: %s\n", strerror(-err));
+	/*
+	 * Once: every later flush fails the same way. On stderr even with
+	 * --json: stdout is what failed.
+	 */
+	if (!said && !kit_interrupted)
+		fprintf(stderr, "iterkit: %s%swrite error: %s\n", kit_cmd_name ? kit_cmd_name : "",
+			kit_cmd_name ? ": " : "", strerror(-err));
 	said = true;
 	return 1;
 }
@@ -152,12 +168,55 @@ bool kit_parse_int(const char *s, long long min, long long max, long long *out)
 	return true;
 }
 
+bool kit_parse_dec(const char *s, long long min, long long max, long long *out)
+{
+	const char *digits = s;
+	char *end;
+	long long v;
+
+	if (!s)
+		return false;
+	if (*digits == '-' || *digits == '+')
+		digits++;
+	/* strtoll(,,10) would take spaces and a second sign; 0x is refused here too */
+	if (!isdigit((unsigned char)*digits) || digits[strspn(digits, "0123456789")])
+		return false;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool kit_parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || s[strspn(s, "0123456789")])
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
 bool kit_parse_seconds(const char *s, double *out)
 {
+	size_t n;
 	char *end;
 	double v;
 
+	/* Digits, then a fraction: strtod alone would take 0x10, 1e3, inf. */
 	if (!s || !isdigit((unsigned char)*s))
+		return false;
+	n = strspn(s, "0123456789");
+	if (s[n] == '.')
+		n += 1 + strspn(s + n + 1, "0123456789");
+	if (s[n])
 		return false;
 	errno = 0;
 	v = strtod(s, &end);
@@ -188,6 +247,7 @@ static const struct option kit_common_opts[] = {
 	{ "stats", no_argument, NULL, KIT_OPT_STATS },
 	{ "help", no_argument, NULL, KIT_OPT_HELP },
 	{ "verbose", no_argument, NULL, KIT_OPT_VERBOSE },
+	{ "lock-timeout", required_argument, NULL, KIT_OPT_LOCK_TIMEOUT },
 };
 
 #define KIT_NCOMMON (sizeof(kit_common_opts) / sizeof(kit_common_opts[0]))
@@ -200,9 +260,7 @@ static void kit_cmd_help(const struct kit_cmd *cmd)
 		       cmd->args[0] ? " " : "", cmd->args, cmd->help);
 	if (cmd->opts_help)
 		kit_out_printf(o, "\n%s", cmd->opts_help);
-	kit_out_str(o, "\n  --json     machine-readable output; errors as {\"error\": ...} on stdout\n"
-		    "  --stats    time per phase, map memory and peak RSS on stderr\n"
-		    "  -v         the verifier's log of the programs loaded\n");
+	kit_out_str(o, "\n" KIT_COMMON_OPTS_HELP);
 	kit_flush();
 }
 
@@ -218,6 +276,7 @@ void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char
 
 	memset(a, 0, sizeof(*a));
 	a->cmd = cmd;
+	kit_cmd_name = cmd->name;
 	a->argc = argc;
 	a->argv = argv;
 	for (i = 0; i < KIT_NCOMMON; i++)
@@ -229,10 +288,14 @@ void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char
 	 * give the sign back when the argument comes out.
 	 */
 	for (k = 1; k < argc && strcmp(argv[k], "--"); k++) {
-		if (kit_is_negative_number(argv[k]) && a->nmasked < KIT_MAX_POS) {
-			a->masked[a->nmasked++] = argv[k];
-			argv[k]++;
+		if (!kit_is_negative_number(argv[k]))
+			continue;
+		if (a->nmasked == KIT_MAX_MASKED) {
+			a->overflow = true;	/* more than any command takes */
+			break;
 		}
+		a->masked[a->nmasked++] = argv[k];
+		argv[k]++;
 	}
 	optind = 0;	/* glibc: start afresh (main has used getopt already) */
 	opterr = 0;
@@ -254,7 +317,7 @@ static int kit_args_rest(struct kit_args *a)
 
 	for (k = optind; k < a->argc; k++) {
 		if (a->npos == KIT_MAX_POS) {
-			kit_usage_error("%s: too many arguments", a->cmd->name);
+			kit_usage_error("too many arguments (see iterkit %s --help)", a->cmd->name);
 			return KIT_ARGS_BAD;
 		}
 		a->pos[a->npos++] = kit_unmask(a, a->argv[k]);
@@ -291,6 +354,11 @@ int kit_args_next(struct kit_args *a)
 
 	if (a->done)
 		return KIT_ARGS_END;
+	if (a->overflow) {
+		a->done = true;
+		kit_usage_error("too many arguments (see iterkit %s --help)", a->cmd->name);
+		return KIT_ARGS_BAD;
+	}
 	for (;;) {
 		c = getopt_long(a->argc, a->argv, ":hv", a->longopts, NULL);
 		a->arg = kit_unmask(a, optarg);
@@ -307,22 +375,29 @@ int kit_args_next(struct kit_args *a)
 		case KIT_OPT_VERBOSE:
 			kit_verbose = true;
 			continue;
+		case KIT_OPT_LOCK_TIMEOUT:
+			if (!kit_parse_seconds(a->arg, &kit_lock_timeout)) {
+				kit_usage_error("--lock-timeout needs seconds (e.g. 5 or 0.5), got '%s'",
+						a->arg);
+				return KIT_ARGS_BAD;
+			}
+			continue;
 		case 'h':
 		case KIT_OPT_HELP:
 			kit_cmd_help(a->cmd);
 			return KIT_ARGS_HELP;
 		case ':':
-			kit_usage_error("%s: %s needs a value (see iterkit %s --help)", a->cmd->name,
+			kit_usage_error("%s needs a value (see iterkit %s --help)",
 					kit_opt_name(a, optopt), a->cmd->name);
 			return KIT_ARGS_BAD;
 		case '?':
 			/* optopt: the short option, a long option given a value, or 0 (unknown) */
 			if (optopt >= 0x100)
-				kit_usage_error("%s: %s takes no value (see iterkit %s --help)",
-						a->cmd->name, kit_opt_name(a, optopt), a->cmd->name);
+				kit_usage_error("%s takes no value (see iterkit %s --help)",
+						kit_opt_name(a, optopt), a->cmd->name);
 			else
-				kit_usage_error("%s: unknown option '%s' (see iterkit %s --help)",
-						a->cmd->name, kit_opt_name(a, optopt), a->cmd->name);
+				kit_usage_error("unknown option '%s' (see iterkit %s --help)",
+						kit_opt_name(a, optopt), a->cmd->name);
 			return KIT_ARGS_BAD;
 		default:
 			return c;
@@ -341,9 +416,9 @@ int kit_args_simple(const struct kit_cmd *cmd, int argc, char **argv, int npos, 
 	if (c != KIT_ARGS_END)
 		return kit_args_exit(c);
 	if (a.npos != npos && !npos)
-		return kit_usage_error("%s takes no arguments (got '%s')", cmd->name, a.pos[0]);
+		return kit_usage_error("takes no arguments (got '%s')", a.pos[0]);
 	if (a.npos != npos)
-		return kit_usage_error("%s needs %s (got %d argument%s)", cmd->name, cmd->args,
+		return kit_usage_error("needs %s (got %d argument%s)", cmd->args,
 				       a.npos, a.npos == 1 ? "" : "s");
 	if (pos)
 		*pos = a.pos;
@@ -444,4 +519,114 @@ void kit_stats_print(void)
 	fprintf(stderr, " total=%.3f ms; loads=%u walks=%u records=%llu map_bytes=%llu peak_rss_kib=%ld\n",
 		kit_st.last - kit_st.start, kit_st.loads, kit_st.walks,
 		(unsigned long long)kit_st.records, kit_st.map_bytes, ru.ru_maxrss);
+}
+
+/* ---- versions ---- */
+
+bool kit_version_speaks(const char *mine, const char *version)
+{
+	const char *dot = strchr(mine, '.');
+	size_t n;
+
+	/* MAJOR.MINOR: mine up to its second dot, or the whole of it when it has fewer */
+	dot = dot ? strchr(dot + 1, '.') : NULL;
+	n = dot ? (size_t)(dot - mine) : strlen(mine);
+	return version && n && !strncmp(version, mine, n) &&
+	       (version[n] == '.' || version[n] == '\0');
+}
+
+/* ---- interrupts ---- */
+
+static void kit_on_signal(int sig)
+{
+	kit_interrupted = sig;
+}
+
+void kit_catch_interrupts(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kit_on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a wait (a lock) returns at once, with EINTR. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* ---- locks ---- */
+
+pid_t kit_lock_holder(int fd, char *comm, size_t len)
+{
+	char line[256], path[64];
+	struct stat st;
+	pid_t pid = 0;
+	FILE *f;
+
+	if (len)
+		comm[0] = '\0';
+	if (fstat(fd, &st) || !(f = fopen("/proc/locks", "re")))
+		return 0;
+	/* "7: FLOCK  ADVISORY  WRITE 8258 fe:00:1171486 0 EOF"; a waiter's line has "->" */
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int maj, min;
+		unsigned long long ino;
+		char type[16];
+		int p;
+
+		if (strstr(line, "->") ||
+		    sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%llu", type, &p, &maj, &min, &ino) != 5)
+			continue;
+		if (!strcmp(type, "FLOCK") && ino == st.st_ino && maj == major(st.st_dev) &&
+		    min == minor(st.st_dev)) {
+			pid = p;
+			break;
+		}
+	}
+	fclose(f);
+	if (pid <= 0 || !len)
+		return pid;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (!fgets(comm, len, f))
+			comm[0] = '\0';
+		comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	return pid;
+}
+
+int kit_lock_wait(int fd, const char *what)
+{
+	char comm[32], holder[80] = "";
+	double deadline;
+	pid_t pid;
+
+	if (!flock(fd, LOCK_EX | LOCK_NB))
+		return 0;
+	if (errno != EWOULDBLOCK)
+		return kit_error("locking %s failed: %s", what, strerror(errno));
+	pid = kit_lock_holder(fd, comm, sizeof(comm));
+	if (pid > 0)
+		snprintf(holder, sizeof(holder), " held by pid %d (%s)", (int)pid,
+			 comm[0] ? comm : "?");
+	/* A line of progress, not the command's output: on stderr, --json or not. */
+	if (!kit_capture && !kit_interrupted)
+		fprintf(stderr, "iterkit: %s%swaiting for %s%s\n", kit_cmd_name ? kit_cmd_name : "",
+			kit_cmd_name ? ": " : "", what, holder);
+	deadline = kit_now_ms() + kit_lock_timeout * 1e3;
+	for (;;) {
+		if (kit_lock_timeout < 0 ? !flock(fd, LOCK_EX) : !flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		if (kit_interrupted)
+			return 1;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return kit_error("locking %s failed: %s", what, strerror(errno));
+		if (kit_lock_timeout >= 0 && kit_now_ms() >= deadline)
+			return kit_error("gave up waiting for %s%s after %g s (--lock-timeout)",
+					 what, holder, kit_lock_timeout);
+		if (kit_lock_timeout >= 0)
+			kit_sleep(0.01);
+	}
 }

@@ -5,6 +5,8 @@
  * skeleton, or kept loaded by `iterkit load`) in the kernel and prints what
  * the iterator produced there.
  */
+#include <locale.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "iterkit.h"
@@ -103,7 +105,7 @@ static const struct kit_cmd *kit_find_cmd(const char *name)
 	return NULL;
 }
 
-static void usage(void)
+static int usage(void)
 {
 	struct kit_out *o = &kit_stdout;
 	size_t i;
@@ -117,12 +119,10 @@ static void usage(void)
 	for (i = 1; kit_cmds[i]; i++)
 		kit_out_printf(o, "  %-8s %s\n", kit_cmds[i]->name, kit_cmds[i]->help);
 	kit_out_str(o, "\noptions (before or after the command):\n"
-		    "  --json     machine-readable output; errors as {\"error\": ...} on stdout\n"
-		    "  --stats    time per phase, map memory and peak RSS on stderr\n"
-		    "  -v         the verifier's log of the programs loaded\n"
+		    KIT_COMMON_OPTS_HELP
 		    "  --help     this text; 'iterkit COMMAND --help' for one command\n"
 		    "  --version  print the version\n");
-	kit_flush();
+	return kit_flush();
 }
 
 static const struct option kit_main_opts[] = {
@@ -131,6 +131,7 @@ static const struct option kit_main_opts[] = {
 	{ "verbose", no_argument, NULL, KIT_OPT_VERBOSE },
 	{ "help", no_argument, NULL, KIT_OPT_HELP },
 	{ "version", no_argument, NULL, KIT_OPT_VERSION },
+	{ "lock-timeout", required_argument, NULL, KIT_OPT_LOCK_TIMEOUT },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -142,14 +143,19 @@ int main(int argc, char **argv)
 	int c, i, rc;
 
 	kit_stats_begin();
+	/* A closed pipe is a write error (exit 1, said once), not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+	/* Which bytes of a name a terminal here prints (kit_out_text). */
+	setlocale(LC_CTYPE, "");
+	kit_out_locale();
 	/* --json anywhere makes every error JSON, even one found before it. */
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--json"))
 			kit_json = true;
 	memcpy(a.longopts, kit_main_opts, sizeof(kit_main_opts));
 	opterr = 0;
-	/* "+": stop at the command; its own options come after it. */
-	while ((c = getopt_long(argc, argv, "+hv", kit_main_opts, NULL)) != -1) {
+	/* "+": stop at the command; its own options come after it. ":": say which value is missing. */
+	while ((c = getopt_long(argc, argv, "+:hv", kit_main_opts, NULL)) != -1) {
 		switch (c) {
 		case KIT_OPT_JSON:
 			kit_json = true;
@@ -161,13 +167,20 @@ int main(int argc, char **argv)
 		case KIT_OPT_VERBOSE:
 			kit_verbose = true;
 			break;
+		case KIT_OPT_LOCK_TIMEOUT:
+			if (!kit_parse_seconds(optarg, &kit_lock_timeout))
+				return kit_usage_error("--lock-timeout needs seconds (e.g. 5 or 0.5), got '%s'",
+						       optarg);
+			break;
 		case 'h':
 		case KIT_OPT_HELP:
-			usage();
-			return 0;
+			return usage();
 		case KIT_OPT_VERSION:
 			kit_out_str(&kit_stdout, "iterkit " ITERKIT_VERSION "\n");
 			return kit_flush();
+		case ':':
+			return kit_usage_error("%s needs a value (see iterkit --help)",
+					       kit_opt_name(&a, optopt));
 		default:
 			if (optopt >= 0x100)
 				return kit_usage_error("%s takes no value (see iterkit --help)",

@@ -3,9 +3,11 @@
 #define ITERKIT_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "out.h"
 
 /* What a demo found: one verdict and one line of detail. */
@@ -76,14 +78,25 @@ extern const struct kit_cmd kit_cmd_status, kit_cmd_load, kit_cmd_unload;
 /* Options every command takes, before or after its name. */
 extern bool kit_json;		/* --json */
 extern bool kit_verbose;	/* -v: the verifier's log */
-extern bool kit_stats;		/* --stats: time per phase and memory, on stderr */
+extern bool kit_stats;	/* --stats: time per phase and memory, on stderr */
+extern double kit_lock_timeout;	/* --lock-timeout: seconds, < 0 to wait as long as it takes */
+/* The command being run, which errors name ("iterkit: tasks: ..."); NULL before one is known. */
+extern const char *kit_cmd_name;
+
+/* The options every command takes, for --help. */
+#define KIT_COMMON_OPTS_HELP								\
+	"  --json     machine-readable output; errors as {\"error\": ...} on stdout\n"	\
+	"  --stats    time per phase, map memory and peak RSS on stderr\n"		\
+	"  -v         the verifier's log of the programs loaded\n"			\
+	"  --lock-timeout SECONDS  give up (exit 1) after waiting this long for a lock\n"
 
 /*
  * A command's arguments, read with getopt_long: options anywhere, the
  * common ones handled here. A negative number ("num -3 3") is an argument,
- * not an option.
+ * not an option; "--" ends the options.
  */
 #define KIT_MAX_POS 8
+#define KIT_MAX_MASKED 64
 struct kit_args {
 	const struct kit_cmd *cmd;
 	int argc;
@@ -92,14 +105,16 @@ struct kit_args {
 	char *pos[KIT_MAX_POS];		/* positional arguments, in order */
 	int npos;
 	struct option longopts[24];
-	char *masked[KIT_MAX_POS];	/* negative numbers hidden from getopt */
+	char *masked[KIT_MAX_MASKED];	/* negative numbers hidden from getopt */
 	int nmasked;
+	bool overflow;			/* more negative numbers than that: too many arguments */
 	bool done;
 };
 
 enum { KIT_ARGS_END = -1, KIT_ARGS_HELP = -2, KIT_ARGS_BAD = -3 };
 /* Values for the common long options (commands use values from 0x200 up). */
-enum { KIT_OPT_JSON = 0x100, KIT_OPT_STATS, KIT_OPT_HELP, KIT_OPT_VERBOSE, KIT_OPT_VERSION };
+enum { KIT_OPT_JSON = 0x100, KIT_OPT_STATS, KIT_OPT_HELP, KIT_OPT_VERBOSE, KIT_OPT_VERSION,
+       KIT_OPT_LOCK_TIMEOUT };
 
 void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char **argv);
 /*
@@ -109,8 +124,9 @@ void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char
  * help, KIT_ARGS_BAD after printing a usage error.
  */
 int kit_args_next(struct kit_args *a);
-/* The exit status for KIT_ARGS_HELP / KIT_ARGS_BAD. */
-static inline int kit_args_exit(int c) { return c == KIT_ARGS_HELP ? 0 : 2; }
+int kit_flush(void);
+/* The exit status for KIT_ARGS_HELP (0, or 1 when the help could not be written) / KIT_ARGS_BAD. */
+static inline int kit_args_exit(int c) { return c == KIT_ARGS_HELP ? kit_flush() : 2; }
 /*
  * A command without options of its own: reads them all and checks that
  * there are npos positional arguments. -1 when all is well, else the exit
@@ -121,9 +137,11 @@ int kit_args_simple(const struct kit_cmd *cmd, int argc, char **argv, int npos, 
 const char *kit_opt_name(const struct kit_args *a, int c);
 
 /*
- * Errors: one line, "iterkit: <msg>" on stderr; with --json, {"error": <msg>}
- * on stdout instead (as bpftool does), replacing whatever was about to be
- * printed. kit_usage_error() returns 2, kit_error() 1.
+ * Errors: one line, "iterkit: <command>: <msg>" on stderr ("iterkit: <msg>"
+ * before a command is known); with --json, {"error": <msg>} on stdout
+ * instead (as bpftool does), replacing whatever was about to be printed.
+ * kit_usage_error() returns 2, kit_error() 1. After an interrupt nothing
+ * is printed.
  */
 int kit_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int kit_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -137,11 +155,35 @@ void kit_capture_errors(char *buf, size_t len);
 
 /*
  * Numbers: decimal (leading zeros are decimal too: 010 is ten), or
- * hexadecimal with 0x; the whole string, in range, else false.
+ * hexadecimal with 0x; the whole string, in range, else false. For the
+ * arguments of num and seq.
  */
 bool kit_parse_int(const char *s, long long min, long long max, long long *out);
-/* Seconds with an optional fraction ("0.5"), >= 0. */
+/* Decimal only, an optional sign: the values of options. */
+bool kit_parse_dec(const char *s, long long min, long long max, long long *out);
+/* Decimal digits only, the full range of a u64 (cgroup ids). */
+bool kit_parse_u64(const char *s, uint64_t *out);
+/* Seconds: decimal digits with an optional fraction ("0.5"), at most a day. */
 bool kit_parse_seconds(const char *s, double *out);
+
+/* Whether a loader of version mine speaks a module of version: the same MAJOR.MINOR. */
+bool kit_version_speaks(const char *mine, const char *version);
+
+/*
+ * SIGINT and SIGTERM set kit_interrupted (the signal) instead of killing:
+ * the command cleans up and exits 128 + the signal.
+ */
+extern volatile sig_atomic_t kit_interrupted;
+void kit_catch_interrupts(void);
+
+/*
+ * Takes the exclusive flock of fd. When another holds it, says so once on
+ * stderr ("waiting for <what> held by pid N (comm)") and waits, at most
+ * --lock-timeout seconds. 0, or 1 after printing why not.
+ */
+int kit_lock_wait(int fd, const char *what);
+/* The pid holding fd's flock (its comm in comm), from /proc/locks; 0 if unknown. */
+pid_t kit_lock_holder(int fd, char *comm, size_t len);
 
 /* Waits between two walks of --repeat (--interval). */
 void kit_sleep(double seconds);
@@ -183,8 +225,9 @@ void kit_stats_walk(void);
 void kit_stats_print(void);
 
 /*
- * Writes what is buffered for stdout: 0, or 1 after saying why not (a
- * write error, EPIPE included, stops the command).
+ * Writes what is buffered for stdout: 0, or 1 after saying why not, once,
+ * on stderr: "iterkit: <command>: write error: <strerror>" (every write
+ * error, EPIPE included, stops the command; SIGPIPE is ignored).
  */
 int kit_flush(void);
 

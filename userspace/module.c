@@ -16,7 +16,8 @@
 #include "iterkit.h"
 
 #define KIT_MODULE_BTF "/sys/kernel/btf/iterkit"
-#define KIT_MODULE_VERSION "/sys/module/iterkit/version"
+#define KIT_MODULE_DIR "/sys/module/iterkit"
+#define KIT_MODULE_VERSION KIT_MODULE_DIR "/version"
 
 const char *kit_module_version(void)
 {
@@ -44,18 +45,15 @@ const char *kit_module_version(void)
  */
 bool kit_module_version_ok(const char *version)
 {
-	const char *mine = ITERKIT_VERSION;
-	size_t n = strchr(strchr(mine, '.') + 1, '.') - mine;	/* "MAJOR.MINOR" */
-
-	return !strncmp(version, mine, n) && (version[n] == '.' || version[n] == '\0');
+	return kit_version_speaks(ITERKIT_VERSION, version);
 }
 
 int kit_require_module(void)
 {
 	const char *v;
 
-	if (access("/sys/module/iterkit", F_OK))
-		return kit_error("the iterkit module is not loaded (no /sys/kernel/btf/iterkit); load it with: modprobe iterkit");
+	if (access(KIT_MODULE_DIR, F_OK))
+		return kit_error("the iterkit module is not loaded (no " KIT_MODULE_DIR "); load it with: modprobe iterkit");
 	v = kit_module_version();
 	if (!kit_module_version_ok(v))
 		return kit_error("the iterkit module is version %s, which this iterkit (%s) does not speak; install the module and the loader of one release",

@@ -134,8 +134,9 @@ static void nums_print(const struct nums *n, const long long in[2], const struct
 		kit_json_kint(&j, n->keys[0], in[0]);
 		kit_json_kint(&j, n->keys[1], in[1]);
 		kit_json_kint(&j, "ret", r->ret);
+		/* not "error": that key is the failure envelope's; this is the kernel's answer */
 		if (ename)
-			kit_json_kstr(&j, "error", ename);
+			kit_json_kstr(&j, "new_errno", ename);
 		kit_json_kuint(&j, "count", r->count);
 		kit_json_kint(&j, "sum", r->sum);
 		kit_json_key(&j, "values");

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The output buffer and its text and JSON writers (see out.h). */
 #include <errno.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
 #include "out.h"
 
 /* Large outputs go out in pieces of this size rather than all at the end. */
@@ -189,21 +192,33 @@ size_t kit_utf8_seq(const unsigned char *s, size_t n)
 	return len;
 }
 
-/*
- * Whether the valid sequence at s (len bytes) is a character a terminal
- * prints: not a C1 control (U+0080-U+009F), a line or paragraph separator
- * (U+2028, U+2029) or a bidirectional control (U+202A-U+202E,
- * U+2066-U+2069), which would reorder what follows on the line.
- */
-static bool kit_utf8_printable(const unsigned char *s, size_t len)
+static bool kit_text_utf8;
+
+void kit_out_locale(void)
 {
-	if (len == 2)
-		return !(s[0] == 0xc2 && s[1] < 0xa0);
-	if (len == 3 && s[0] == 0xe2 && s[1] == 0x80)
-		return s[2] < 0xa8 || s[2] > 0xae;
-	if (len == 3 && s[0] == 0xe2 && s[1] == 0x81)
-		return s[2] < 0xa6 || s[2] > 0xa9;
-	return true;
+	const char *cs = nl_langinfo(CODESET);
+
+	kit_text_utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+}
+
+/*
+ * Whether the valid UTF-8 sequence at s (len bytes) is a character a
+ * terminal prints: iswprint() in this locale, and not a format character
+ * that changes how the rest of the line shows (zero-width spaces and
+ * joiners, the byte order mark, directional marks, embeddings, overrides
+ * and isolates, which would reorder what follows), nor a line or
+ * paragraph separator.
+ */
+static bool kit_utf8_printable(const char *s, size_t len)
+{
+	mbstate_t st;
+	wchar_t wc;
+
+	memset(&st, 0, sizeof(st));
+	if (mbrtowc(&wc, s, len, &st) != len || !iswprint(wc))
+		return false;
+	return !((wc >= 0x200b && wc <= 0x200f) || wc == 0x061c || wc == 0xfeff ||
+		 (wc >= 0x2028 && wc <= 0x202e) || (wc >= 0x2066 && wc <= 0x2069));
 }
 
 void kit_out_text(struct kit_out *o, const char *str, size_t n)
@@ -220,12 +235,13 @@ void kit_out_text(struct kit_out *o, const char *str, size_t n)
 		len = 0;
 		if (s[i] >= 0x20 && s[i] < 0x7f) {
 			*p++ = s[i++];
-		} else if (s[i] >= 0x80 && (len = kit_utf8_seq(s + i, n - i)) &&
-			   kit_utf8_printable(s + i, len)) {
+		} else if (s[i] >= 0x80 && kit_text_utf8 && (len = kit_utf8_seq(s + i, n - i)) &&
+			   kit_utf8_printable(str + i, len)) {
 			p = kit_put(p, str + i, len);
 			i += len;
 		} else {
-			*p++ = '?';	/* one per control character, or per stray byte */
+			/* one per control character, or per byte outside UTF-8 */
+			*p++ = '?';
 			i += len ? len : 1;
 		}
 	}
@@ -279,7 +295,7 @@ void kit_json_object(struct kit_json *j) { kit_json_open(j, '{'); }
 void kit_json_object_end(struct kit_json *j) { kit_json_close(j, '}'); }
 void kit_json_array(struct kit_json *j) { kit_json_open(j, '['); }
 void kit_json_array_end(struct kit_json *j) { kit_json_close(j, ']'); }
-void kit_json_break(struct kit_json *j) { j->line_break = true; }
+void kit_json_break(struct kit_json *j) { j->line_break = !j->o->compact; }
 
 char *kit_json_put_str(char *p, const char *str, size_t n)
 {

@@ -8,8 +8,8 @@
  * Strings from the kernel (comms, cgroup names) are written escaped: in
  * JSON, control characters as \uXXXX and bytes that are not valid UTF-8 as
  * U+FFFD; in text, as ps(1) shows them, every byte that is not part of a
- * printable character as '?', so that a name cannot move the terminal's
- * cursor or start a line of its own.
+ * printable character of the locale as '?', so that a name cannot move the
+ * terminal's cursor or start a line of its own.
  */
 #ifndef ITERKIT_OUT_H
 #define ITERKIT_OUT_H
@@ -25,6 +25,7 @@ struct kit_out {
 	int fd;			/* where kit_out_flush() writes */
 	int err;		/* first errno of a failed allocation or write */
 	size_t chunk;		/* write out past this many bytes (0: the default, 1 MiB) */
+	bool compact;		/* JSON documents on one line each (no kit_json_break()) */
 };
 
 /* The loader's standard output. */
@@ -101,9 +102,19 @@ char *kit_fmt_i64(char *p, int64_t v);
 size_t kit_utf8_seq(const unsigned char *s, size_t n);
 
 /*
- * s (at most n bytes, up to a NUL) as text, each byte that is not part of
- * a printable character (ASCII or valid UTF-8, C0/C1 controls and DEL
- * excluded) written as '?', as ps does.
+ * Reads the locale's character set (LC_CTYPE, after setlocale()) for
+ * kit_out_text(); until then, and outside a UTF-8 locale, every byte
+ * >= 0x80 is unprintable.
+ */
+void kit_out_locale(void);
+
+/*
+ * s (at most n bytes, up to a NUL) as text, as ps does: printable ASCII as
+ * it is; in a UTF-8 locale, a valid character that iswprint() takes and
+ * that is not a format character (U+200B-U+200F, U+061C, U+FEFF,
+ * U+202A-U+202E, U+2066-U+2069) or a line/paragraph separator, as it is;
+ * anything else '?', one per character or per stray byte (in another
+ * locale, one per byte >= 0x80).
  */
 void kit_out_text(struct kit_out *o, const char *s, size_t n);
 
@@ -128,7 +139,7 @@ void kit_json_object(struct kit_json *j);
 void kit_json_object_end(struct kit_json *j);
 void kit_json_array(struct kit_json *j);
 void kit_json_array_end(struct kit_json *j);
-/* The next item (or the closing bracket) starts on a new line. */
+/* The next item (or the closing bracket) starts on a new line (unless o->compact). */
 void kit_json_break(struct kit_json *j);
 /* key: one of the program's own ASCII literals (not escaped). */
 void kit_json_key(struct kit_json *j, const char *key);

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,8 @@
 #define KIT_BPF_FS "/sys/fs/bpf"
 /* How long unload waits for the kernel to free the programs (it frees them after an RCU grace period). */
 #define KIT_UNLOAD_WAIT_MS 30000
+/* How long the count must hold still once the unloaded programs' references are gone. */
+#define KIT_UNLOAD_SETTLE_MS 500
 
 int kit_resident_list(struct kit_resident *res, int max)
 {
@@ -137,8 +140,7 @@ static int kit_lock_root(bool create)
 			return -2;	/* nothing was ever loaded */
 		return kit_error("opening %s failed: %s", KIT_PIN_ROOT, strerror(errno)), -1;
 	}
-	if (flock(fd, LOCK_EX)) {
-		kit_error("locking %s failed: %s", KIT_PIN_ROOT, strerror(errno));
+	if (kit_lock_wait(fd, "the lock of " KIT_PIN_ROOT)) {
 		close(fd);
 		return -1;
 	}
@@ -214,15 +216,22 @@ static int load_run(int argc, char **argv)
 	char tmp[256], dir[256];
 	uint32_t rooms[8];
 	int rc, root, i, n = 0, progs = 0;
+	sigset_t ints;
 
 	rc = kit_args_simple(&kit_cmd_load, argc, argv, 0, NULL);
 	if (rc >= 0)
 		return rc;
 	if (kit_require_module())
 		return 1;
+	/*
+	 * Interrupted (SIGINT, SIGTERM) before the programs are in place, the
+	 * load removes what it made and exits 128 + the signal; pinned
+	 * programs hold the module.
+	 */
+	kit_catch_interrupts();
 	root = kit_lock_root(true);
 	if (root < 0)
-		return 1;
+		return kit_interrupted ? 128 + kit_interrupted : 1;
 	/* Built aside and renamed into place: a walk never sees half of it (bpffs names have no dots). */
 	snprintf(tmp, sizeof(tmp), "%s/new-%d", KIT_PIN_ROOT, (int)getpid());
 	snprintf(dir, sizeof(dir), "%s", kit_pin_dir());
@@ -239,7 +248,7 @@ static int load_run(int argc, char **argv)
 
 		if (it->walker && !kit_module_has_iter(it))
 			continue;	/* walkers before 6.7 */
-		if (kit_prog_load(&p, it, kit_resident_room(it)))
+		if (kit_interrupted || kit_prog_load(&p, it, kit_resident_room(it)))
 			goto fail;
 		snprintf(sub, sizeof(sub), "%s/%s", tmp, it->cmd.name);
 		err = kit_pin_prog(&p, sub);
@@ -251,6 +260,13 @@ static int load_run(int argc, char **argv)
 		}
 		pinned[n++] = it;
 	}
+	/* From here the load completes: a signal now is held until the process exits. */
+	sigemptyset(&ints);
+	sigaddset(&ints, SIGINT);
+	sigaddset(&ints, SIGTERM);
+	sigprocmask(SIG_BLOCK, &ints, NULL);
+	if (kit_interrupted)
+		goto fail;
 	/* Replaces what an earlier `iterkit load` left, of this build or another. */
 	if (kit_remove_entries(root, tmp + sizeof(KIT_PIN_ROOT), &progs) ||
 	    rename(tmp, dir)) {
@@ -263,7 +279,7 @@ static int load_run(int argc, char **argv)
 fail:
 	kit_remove_tree(AT_FDCWD, tmp, &progs);
 	close(root);
-	return 1;
+	return kit_interrupted ? 128 + kit_interrupted : 1;
 }
 
 static long long kit_now_ms(void)
@@ -293,16 +309,27 @@ static long kit_module_refcnt(void)
  * module go, only after an RCU grace period and a work item: until then
  * rmmod says the module is in use. Each program holds one reference to
  * the module (its kfuncs' BTF): waits (bounded) until the count is down
- * by the programs unloaded, from before0, or at 0. The count at the end.
+ * by the programs unloaded, from @before, and then while it keeps falling
+ * (programs already being freed when the unload began, such as those a
+ * walk just closed, were counted in @before), or until it is 0. The count
+ * at the end.
  */
 static long kit_wait_module_free(long before, int progs)
 {
-	long long deadline = kit_now_ms() + KIT_UNLOAD_WAIT_MS;
-	long n = kit_module_refcnt();
+	long long now = kit_now_ms(), deadline = now + KIT_UNLOAD_WAIT_MS, settled = -1;
+	long n = kit_module_refcnt(), last = -1;
 
-	while (n > 0 && n > before - progs && kit_now_ms() < deadline) {
+	while (n > 0 && now < deadline) {
+		if (n <= before - progs) {
+			if (n != last)
+				settled = now + KIT_UNLOAD_SETTLE_MS;
+			else if (now >= settled)
+				break;
+		}
+		last = n;
 		usleep(20000);
 		n = kit_module_refcnt();
+		now = kit_now_ms();
 	}
 	return n;
 }

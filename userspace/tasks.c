@@ -297,15 +297,15 @@ static int tasks_run(int argc, char **argv)
 			in.tree = true;
 			break;
 		case OPT_PID:
-			if (!kit_parse_int(a.arg, 1, 0x7fffffff, &pid))
-				return kit_usage_error("--pid needs a process id > 0, got '%s'", a.arg);
+			if (!kit_parse_dec(a.arg, 1, 0x7fffffff, &pid))
+				return kit_usage_error("--pid needs a decimal process id > 0, got '%s'", a.arg);
 			break;
 		}
 	}
 	if (c != KIT_ARGS_END)
 		return kit_args_exit(c);
 	if (a.npos)
-		return kit_usage_error("tasks: unknown argument '%s' (see iterkit tasks --help)", a.pos[0]);
+		return kit_usage_error("unknown argument '%s' (see iterkit tasks --help)", a.pos[0]);
 	if (in.tree && (threads || pid))
 		return kit_usage_error("--tree shows processes; it does not combine with --threads or --pid");
 	if (in.tree && kit_json)

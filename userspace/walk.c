@@ -234,7 +234,7 @@ int kit_prog_load(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
 	if (kit_verbose && !log)
 		log = calloc(1, KIT_LOG_SIZE);
 	err = kit_skel_load(p, it, room ? room : 1, kit_verbose ? log : NULL);
-	if (err && !kit_verbose) {
+	if (err && !kit_verbose && !kit_interrupted) {
 		/* Again, for the verifier's log (logging slows every load down). */
 		if (!log)
 			log = calloc(1, KIT_LOG_SIZE);
@@ -277,8 +277,8 @@ static int kit_prog_resident(struct kit_prog *p, const struct kit_iter *it, uint
 		p->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (p->dir_fd < 0)
 			return -1;
-		if (flock(p->dir_fd, LOCK_EX) < 0)
-			goto fail;
+		if (kit_lock_wait(p->dir_fd, "the resident program's lock"))
+			goto fail_said;
 		snprintf(path, sizeof(path), "%s/prog", dir);
 		p->prog_fd = bpf_obj_get(path);
 		snprintf(path, sizeof(path), "%s/bss", dir);
@@ -313,14 +313,21 @@ static int kit_prog_resident(struct kit_prog *p, const struct kit_iter *it, uint
 fail:
 	kit_prog_close(p);
 	return -1;
+fail_said:
+	kit_prog_close(p);
+	return -2;
 }
 
 int kit_prog_open(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
 {
-	if (kit_prog_resident(p, it, room) == 0) {
+	int rc = kit_prog_resident(p, it, room);
+
+	if (rc == 0) {
 		kit_phase("open");
 		return 0;
 	}
+	if (rc == -2)
+		return 1;	/* its lock timed out, or the wait was interrupted: said */
 	return kit_prog_load(p, it, room);
 }
 
@@ -338,9 +345,8 @@ static int kit_prog_run(struct kit_prog *p, void (*set_inputs)(void *bss, const 
 	int i, err = 0;
 
 	kit_records_drop(p);
-	if (p->resident && flock(p->dir_fd, LOCK_EX) < 0)
-		return kit_error("locking %s/%s failed: %s", kit_pin_dir(), p->it->cmd.name,
-				 strerror(errno));
+	if (p->resident && kit_lock_wait(p->dir_fd, "the resident program's lock"))
+		return 1;
 	set_inputs(p->bss, in);
 	if (bpf_prog_test_run_opts(p->prog_fd, &opts) < 0) {
 		err = kit_error("running the %s program failed: %s", p->it->name, strerror(errno));
@@ -431,13 +437,14 @@ int kit_walk_args_next(struct kit_args *a, struct kit_walk_cmd *w, bool *host)
 	while ((c = kit_args_next(a)) >= 0) {
 		switch (c) {
 		case KIT_OPT_REPEAT:
-			if (!kit_parse_int(a->arg, 1, 1000000000, &w->repeat))
-				return kit_usage_error("--repeat needs a count >= 1, got '%s'", a->arg),
-				       KIT_ARGS_BAD;
+			if (!kit_parse_dec(a->arg, 1, 1000000000, &w->repeat))
+				return kit_usage_error("--repeat needs a decimal count >= 1, got '%s'",
+						       a->arg), KIT_ARGS_BAD;
+			w->stream = true;
 			break;
 		case KIT_OPT_INTERVAL:
 			if (!kit_parse_seconds(a->arg, &w->interval))
-				return kit_usage_error("--interval needs seconds (e.g. 1 or 0.5), got '%s'",
+				return kit_usage_error("--interval needs decimal seconds (e.g. 1 or 0.5), got '%s'",
 						       a->arg), KIT_ARGS_BAD;
 			break;
 		case KIT_OPT_HOST:
@@ -458,6 +465,8 @@ int kit_walk_run(const struct kit_walk_cmd *w)
 
 	kit_prog_init(&p);
 	kit_phase("start");
+	/* NDJSON: a stream of documents that line-oriented readers (jq -c, ...) take one by one */
+	kit_stdout.compact = kit_json && w->stream;
 	for (k = 0; k < w->repeat && !rc; k++) {
 		/* Each walk's output goes out before the next walk (and the wait). */
 		if (k) {

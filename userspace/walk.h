@@ -90,7 +90,8 @@ uint32_t kit_room_for(uint64_t n);
 /*
  * The walk commands (tasks, cgroups): `repeat` walks, `interval` seconds
  * apart, each walk's output written before the wait; show() formats one
- * walk (0, or 1 after printing an error, which stops the command).
+ * walk (0, or 1 after printing an error, which stops the command). With
+ * --repeat and --json the documents are NDJSON: one line each.
  */
 struct kit_walk_cmd {
 	const struct kit_iter *it;
@@ -100,6 +101,7 @@ struct kit_walk_cmd {
 	void *ctx;
 	long long repeat;
 	double interval;
+	bool stream;		/* --repeat given: with --json, one compact document per line */
 };
 int kit_walk_run(const struct kit_walk_cmd *w);
 

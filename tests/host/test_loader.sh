@@ -33,6 +33,7 @@ esc_cgroups|iterkit cgroups
 esc_cgroups_json|iterkit cgroups --json
 !mkdir /sys/fs/cgroup/ctr; printf "%s\n" "umount /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup || exit 1" "mkdir -p /sys/fs/cgroup/inner" "sleep 1000 &" "eval \"\$1\"" > /tmp/ctr.sh
 !ctr() { sh -c "echo \$\$ > /sys/fs/cgroup/ctr/cgroup.procs && exec /iterkit/tests/helpers/cgns unshare -p -f --mount-proc sh /tmp/ctr.sh \"\$0\"" "$1"; }
+root_ids|stat -c %i /sys/fs/cgroup /sys/fs/cgroup/ctr
 ctr_tasks|ctr "ps -o pid,ppid,comm; echo @@cut; iterkit tasks --json"
 ctr_threads|ctr "iterkit tasks --threads --json"
 ctr_pid|ctr "iterkit tasks --pid 1 --json; echo @@cut; iterkit tasks --pid \$! --json"
@@ -104,7 +105,19 @@ bad_json_value_cmd|iterkit status --json=1
 bad_short|iterkit -xv status
 bad_short_cmd|iterkit tasks -xv
 num_decimal|iterkit num 08 010 --json
-epipe|sh -c "trap \"\" PIPE; { iterkit tasks --threads --repeat 300; echo rc=\$? >&2; } | head -c 100 > /dev/null"
+epipe|sh -c "{ iterkit tasks --threads --repeat 300; echo rc=\$? >&2; } | head -c 100 > /dev/null"
+epipe_status|sh -c "{ sleep 1; iterkit status; echo rc=\$? >&2; } | true"
+full_help|{ iterkit --help > /dev/full; }
+full_num_json|{ iterkit num 0 3 --json > /dev/full; }
+!mkdir /sys/fs/cgroup/3rdparty
+root_digit_path|iterkit cgroups --root 3rdparty --order self --json
+root_u64|iterkit cgroups --root 18446744073709551615
+root_long|iterkit cgroups --root "/$(head -c 5000 /dev/zero | tr "\0" a)"
+num_dashdash|iterkit --json num -- -9 -1
+bad_num_nine|iterkit num -1 -2 -3 -4 -5 -6 -7 -8 -9
+bad_interval_hex|iterkit cgroups --repeat 2 --interval 0x10
+bad_pid_hex|iterkit tasks --pid 0x1
+bad_lock_timeout|iterkit tasks --lock-timeout soon
 json_err_usage|iterkit num 1 --json
 json_err_command|iterkit --json frobnicate
 json_err_late|iterkit tasks --frobnicate --json
@@ -116,11 +129,12 @@ stats_tasks|iterkit tasks --json --stats
 tree_all|iterkit tasks --tree
 tree_count|iterkit tasks --json
 repeat_json|iterkit tasks --json --repeat 3 --stats
+repeat_cgroups_json|iterkit cgroups --json --repeat 2
 repeat_interval|iterkit cgroups --root / --order self --repeat 2 --interval 0.2
 !named "caf\303\251 \303\274"; named "\303\251\303\251\303\251\303\251\303\251\303\251\303\251\303\251\303\251"
 !mkdir "$(printf "/sys/fs/cgroup/caf\303\251")"
 utf8_tasks|iterkit tasks --json
-utf8_tasks_text|iterkit tasks
+utf8_tasks_text|LC_ALL=C iterkit tasks
 utf8_cgroups|iterkit cgroups --json
 !umount /sys/fs/cgroup
 nocg_demo|iterkit demo
@@ -133,6 +147,9 @@ resident_status_text|iterkit status
 !inwchan() { i=0; until grep -qE "$2" /proc/$1/wchan 2>/dev/null; do if [ $i -ge 600 ]; then echo "pid $1 not in $2 after 60 s (wchan: $(cat /proc/$1/wchan 2>&1))"; return 1; fi; sleep 0.1; i=$((i + 1)); done; }
 resident_lock|{ iterkit tasks --repeat 2 --interval 300 > /dev/null & p=$!; inwchan $p nanosleep; iterkit tasks --json > /dev/null; r=$?; kill -0 $p 2>/dev/null && echo "first still waiting"; kill $p; wait $p; (exit $r); }
 resident_blocked|{ (iterkit tasks --json --repeat 100000 | sleep 300) & w=$!; i=0; until pidof iterkit > /dev/null || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done; inwchan "$(pidof iterkit)" pipe_write; iterkit tasks --json > /dev/null; r=$?; pidof iterkit > /dev/null && echo "writer still blocked"; kill $(pidof sleep) 2>/dev/null; wait $w; (exit $r); }
+!held() { iterkit tasks --threads --repeat 1000000000 > /dev/null & h=$!; ino=$(stat -c %i $(ls -d /sys/fs/bpf/iterkit/*/tasks | grep -v 0123456789ab)); i=0; while [ $i -lt 3000 ]; do kill -STOP $h; grep -q "FLOCK .* $h [0-9a-f]*:[0-9a-f]*:$ino " /proc/locks && return 0; kill -CONT $h; i=$((i + 1)); done; return 1; }
+lock_timeout|{ held || echo "never caught holding the lock"; echo "holder=$h"; iterkit tasks --json --lock-timeout 0.5; r=$?; kill -KILL $h; wait $h 2>/dev/null; (exit $r); }
+lock_wait|{ held || echo "never caught holding the lock"; echo "holder=$h"; iterkit tasks --json > /tmp/lw.json & w=$!; sleep 2; kill -0 $w 2>/dev/null && echo "still waiting"; kill -KILL $h; wait $w; r=$?; wait $h 2>/dev/null; grep -c "\"pid\":1," /tmp/lw.json; (exit $r); }
 resident_tasks|iterkit tasks --json --stats
 resident_num|iterkit num 0 100 --json --stats
 resident_rmmod|rmmod iterkit
@@ -156,6 +173,11 @@ grow_walk|unshare -m sh -c "mount --bind /sys/fs/cgroup/small /sys/fs/cgroup && 
 many_total|sed -n "s/^nr_descendants //p" /sys/fs/cgroup/cgroup.stat
 many_json|{ iterkit cgroups --json > /tmp/many.json; r=$?; grep -c "^{\"id\"" /tmp/many.json; grep -o "\"count\":[0-9]*,\"dropped\":[0-9]*" /tmp/many.json; (exit $r); }
 many_text|{ iterkit cgroups > /tmp/many.txt; r=$?; wc -l < /tmp/many.txt; (exit $r); }
+!inload() { iterkit load > /dev/null & p=$!; i=0; until ls /sys/fs/bpf/iterkit 2>/dev/null | grep -q "^new-$p\$"; do [ $i -lt 3000 ] || break; sleep 0.01; i=$((i + 1)); done; kill -STOP $p; echo "loading: $(ls /sys/fs/bpf/iterkit 2>/dev/null | grep -c "^new-$p\$")"; }
+!refs() { i=0; while [ "$(cat /sys/module/iterkit/refcnt)" != 0 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done; echo "refcnt=$(cat /sys/module/iterkit/refcnt)"; }
+unload_wait|{ inload; echo "loader=$p"; iterkit unload --lock-timeout 0.3; r=$?; kill -CONT $p; wait $p; echo "load rc=$?"; iterkit unload > /dev/null; refs; (exit $r); }
+load_sigint|{ inload; kill -INT $p; kill -CONT $p; wait $p; echo "rc=$?"; echo "left: $(ls /sys/fs/bpf/iterkit | wc -l)"; refs; }
+load_sigterm|{ inload; kill -TERM $p; kill -CONT $p; wait $p; echo "rc=$?"; echo "left: $(ls /sys/fs/bpf/iterkit | wc -l)"; refs; }
 caps_user|/iterkit/tests/helpers/caps_exec uid 1000 iterkit num 0 3
 caps_noperfmon|/iterkit/tests/helpers/caps_exec drop 21,38 iterkit tasks
 caps_noperfmon_v|/iterkit/tests/helpers/caps_exec drop 21,38 iterkit -v tasks
@@ -227,6 +249,8 @@ tap_contains "status without the module says so" "$(get nomod_status)" "module: 
 tap_eq "num without the module exits 1" "$(rc nomod_num)" 1
 tap_eq "num without the module: one line on stderr" "$(err nomod_num | wc -l)" 1
 tap_contains "num without the module names the fix" "$(err nomod_num)" "not loaded"
+tap_eq "num without the module: the path it checked, named" "$(err nomod_num)" \
+	"iterkit: num: the iterkit module is not loaded (no /sys/module/iterkit); load it with: modprobe iterkit"
 tap_eq "demo without the module exits 1" "$(rc nomod_demo)" 1
 check_json_error nomod_num_json 1 "not loaded"
 
@@ -250,10 +274,10 @@ check_json num_json_first '.values == [5,6,7]' "--json before the command"
 check_json num_empty '.ret == 0 and .count == 0 and .values == []' "empty range"
 check_json num_int_min '.values == [-2147483648,-2147483647] and .sum == -4294967295' "INT_MIN edge"
 check_json num_int_max '.values == [2147483645,2147483646] and .sum == 4294967291' "INT_MAX edge"
-check_json num_einval '.ret == -22 and .error == "EINVAL" and .count == 0' "start > end gives EINVAL, empty"
+check_json num_einval '.ret == -22 and .new_errno == "EINVAL" and (has("error") | not) and .count == 0' "start > end gives EINVAL (as new_errno: no \"error\" key in a success), empty"
 tap_eq "num 5 0 still exits 0 (the kernel's answer is shown)" "$(rc num_einval)" 0
 tap_contains "num 5 0 text names the errno" "$(get num_einval_text)" "EINVAL"
-check_json num_e2big '.ret == -7 and .error == "E2BIG" and .count == 0' "range > 8M gives E2BIG, empty"
+check_json num_e2big '.ret == -7 and .new_errno == "E2BIG" and (has("error") | not) and .count == 0' "range > 8M gives E2BIG, empty"
 check_json num_max '.ret == 0 and .count == 8388608 and .sum == 35184367894528' "8M range walked fully"
 check_json num_hex '.values == [16,17,18,19]' "hex arguments"
 
@@ -261,7 +285,7 @@ check_json num_hex '.values == [16,17,18,19]' "hex arguments"
 tap_eq "seq 7 3 text" "$(get seq)" "testmod_seq value 7 x 3: 3 values, sum 21
 7 7 7"
 check_json seq_json '.ret == 0 and .count == 1000 and .sum == -5000 and (.values | length) == 64 and (.values | unique) == [-5]' "1000 x -5"
-check_json seq_neg '.ret == -22 and .error == "EINVAL" and .count == 0' "negative count gives EINVAL, empty"
+check_json seq_neg '.ret == -22 and .new_errno == "EINVAL" and (has("error") | not) and .count == 0' "negative count gives EINVAL, empty"
 
 # -- demo --
 tap_eq "demo exits 0" "$(rc demo)" 0
@@ -289,7 +313,7 @@ tap_eq "cgroups --root of a missing cgroup exits 1" "$(rc cgroups_noroot)" 1
 tap_eq "cgroups --root of a missing cgroup: one line" "$(err cgroups_noroot | wc -l)" 1
 
 # -- options anywhere (getopt_long), errors as JSON --
-check_json_error json_err_usage 2 "num needs START END"
+check_json_error json_err_usage 2 "needs START END"
 check_json_error json_err_command 2 "unknown command 'frobnicate'"
 check_json_error json_err_late 2 "unknown option '--frobnicate'"
 check_json_error json_err_nopid 1 "no process with pid 99999"
@@ -326,14 +350,19 @@ tap_eq "tree: one line per process" "$(get tree_all | wc -l)" "$procs"
 tap_eq "tree: one root, the idle task" "$(get tree_all | grep -c '^[^ |\`]')" 1
 
 # -- --repeat: the program is loaded once, walked N times --
-tap_eq "repeat 3: three JSON documents" "$(get repeat_json | jq -s 'map(.count > 0) | length')" 3
+tap_eq "repeat 3: three JSON documents, one line each (NDJSON)" \
+	"$(get repeat_json | wc -l) $(get repeat_json | while IFS= read -r l; do jq -e '.count > 0 and .count == (.tasks | length)' <<<"$l"; done | grep -c true)" "3 3"
+tap_eq "cgroups --repeat 2 --json: two documents, one line each" \
+	"$(get repeat_cgroups_json | wc -l) $(get repeat_cgroups_json | while IFS= read -r l; do jq -e '.cgroups[0].path == "/"' <<<"$l"; done | grep -c true)" "2 2"
+tap_eq "without --repeat, one task per line (as before)" "$(get tasks_json | wc -l)" "$(( $(get tasks_json | jq .count) + 2 ))"
 tap_eq "repeat 3: one load, three walks" "$(stat_of repeat_json loads) $(stat_of repeat_json walks)" "1 3"
 tap_eq "repeat 2 with an interval: two walks" "$(get repeat_interval | grep -c '^/  (id 1, level 0')" 2
 
 # -- UTF-8 names pass through (invalid bytes become U+FFFD) --
 check_json utf8_tasks 'any(.tasks[]; .comm == "café ü")' "a UTF-8 comm comes out as it is"
 check_json utf8_tasks 'any(.tasks[]; .comm == "ééééééé\ufffd")' "a comm cut inside a character ends in U+FFFD"
-tap_contains "utf8: the table shows the bytes" "$(get utf8_tasks_text)" "café ü"
+tap_contains "utf8, C locale: every byte >= 0x80 of a comm is a '?'" "$(get utf8_tasks_text)" " caf?? ??"
+tap_eq "utf8, C locale: no byte >= 0x80 in the text" "$(get utf8_tasks_text | LC_ALL=C grep -c $'[\x80-\xff]')" 0
 check_json utf8_cgroups 'any(.cgroups[]; .name == "café" and .path == "/café")' "a UTF-8 cgroup name and path"
 
 # -- demo: not available is SKIP (exit 0), a failure is FAIL (exit 1) --
@@ -435,6 +464,11 @@ tap_eq "container: cgroups shows the namespace's tree, paths from its root" \
 tap_eq "container: ... which is what its cgroupfs has" "$(part ctr_cgroups 0)" "$(printf '/\n/inner')"
 tap_eq "container: its root is / at level 0" "$(part ctr_cgroups 1 | jq -c '[.cgroups[0].path, .cgroups[0].level]')" '["/",0]'
 check_json ctr_cgroups_host 'any(.cgroups[]; .path == "/ctr/inner") and .cgroups[0].path == "/"' "container: --host shows the whole hierarchy"
+rootino=$(get root_ids | sed -n 1p)
+ctrino=$(get root_ids | sed -n 2p)
+check_json ctr_cgroups_host ".root == ${rootino:-0} and .root == .cgroups[0].id and .root != 0" "container: --host, \"root\" is the hierarchy's root (inode $rootino)"
+tap_eq "container: \"root\" is the namespace's root (/sys/fs/cgroup/ctr, inode $ctrino)" "$(part ctr_cgroups 1 | jq .root)" "${ctrino:-none}"
+tap_eq "container: --root inner: \"root\" is inner" "$(get ctr_up | jq '.root == .cgroups[0].id and .root != .cgroups[1].id')" true
 tap_eq "container: --order up stops at the namespace's root" "$(get ctr_up | jq -c '[.cgroups[].path]')" '["/inner","/"]'
 tap_eq "container: a cgroup outside the namespace does not exist there" "$(rc ctr_outside)" 1
 tap_contains "container: ... and says so" "$(err ctr_outside)" "no such cgroup: id 1 in this cgroup namespace"
@@ -456,8 +490,77 @@ tap_eq "status --json=1: names --json" "$(err bad_json_value_cmd)" "iterkit: sta
 tap_eq "-xv: names -x" "$(err bad_short)" "iterkit: unknown option '-x' (see iterkit --help)"
 tap_eq "tasks -xv: names -x" "$(err bad_short_cmd)" "iterkit: tasks: unknown option '-x' (see iterkit tasks --help)"
 check_json num_decimal '.start == 8 and .end == 10 and .values == [8,9]' "08 and 010 are decimal"
-tap_contains "a broken pipe stops the walks with exit 1" "$(err epipe)" "rc=1"
-tap_contains "a broken pipe is said once" "$(err epipe)" "iterkit: writing the output failed: Broken pipe"
+tap_eq "a broken pipe stops the walks with exit 1 (SIGPIPE ignored by iterkit itself)" "$(err epipe | grep '^rc=')" "rc=1"
+tap_eq "a broken pipe is said once" "$(err epipe | grep -c 'write error')" 1
+tap_contains "... as iterkit: <command>: write error: <strerror>" "$(err epipe)" "iterkit: tasks: write error: Broken pipe"
+tap_eq "status | true (the reader gone first): exit 1, one line" "$(err epipe_status)" "iterkit: status: write error: Broken pipe
+rc=1"
+tap_eq "--help > /dev/full: exit 1" "$(rc full_help)" 1
+tap_eq "--help > /dev/full: one line" "$(err full_help)" "iterkit: write error: No space left on device"
+tap_eq "num --json > /dev/full: exit 1, the line on stderr" "$(rc full_num_json) $(err full_num_json)" "1 iterkit: num: write error: No space left on device"
+
+# -- argument rules --
+check_json root_digit_path '.count == 1 and .cgroups[0].path == "/3rdparty"' "--root 3rdparty is a path (an id is all digits)"
+tap_eq "--root 2^64 - 1: an id (above LLONG_MAX), looked for" "$(rc root_u64) $(err root_u64)" "1 iterkit: cgroups: no such cgroup: id 18446744073709551615"
+tap_eq "--root of 5001 bytes: refused, not cut" "$(rc root_long) $(err root_long)" "2 iterkit: cgroups: --root: the path is longer than 4095 bytes"
+check_json num_dashdash '.start == -9 and .end == -1 and .count == 8' "num -- -9 -1: arguments after --"
+tap_contains "nine negative numbers: too many arguments" "$(err bad_num_nine)" "iterkit: num: too many arguments"
+tap_contains "--interval 0x10: refused (not 16 s)" "$(err bad_interval_hex)" "--interval needs decimal seconds"
+tap_contains "--pid 0x1: refused" "$(err bad_pid_hex)" "--pid needs a decimal process id"
+# One prefix: "iterkit: <command>: " once the command is known, "iterkit: " before.
+for c in bad_json_value_cmd:status bad_short_cmd:tasks bad_tasks_pid:tasks bad_tasks_opt:tasks bad_cgroups_order:cgroups \
+	bad_num_missing:num bad_num_extra:num bad_num_text:num bad_num_range:num bad_num_trailing:num bad_seq_text:seq \
+	bad_seq_range:seq bad_status_arg:status bad_demo_arg:demo bad_repeat:tasks bad_interval:cgroups bad_num_nine:num \
+	bad_interval_hex:cgroups bad_pid_hex:tasks bad_lock_timeout:tasks bad_json_value: bad_short: bad_noargs: bad_cmd: bad_opt:; do
+	n=${c%%:*} cmd=${c#*:}
+	e=$(err "$n")
+	if [ -n "$cmd" ]; then want="iterkit: $cmd: "; else want="iterkit: "; fi
+	if [[ $e == "$want"* ]] && { [ -n "$cmd" ] || [[ $e != "iterkit: "[a-z]*": "* ]]; }; then
+		tap_ok "$n: prefix '$want'"
+	else
+		tap_fail "$n: prefix '$want'"
+		tap_diag "stderr: $e"
+	fi
+done
+
+# -- locks and interrupts --
+h=$(get lock_timeout | sed -n 's/^holder=//p')
+tap_eq "a held resident lock: caught held (pid ${h:-?})" "$(get lock_timeout | grep -c 'never caught')" 0
+tap_eq "--lock-timeout 0.5: exit 1" "$(rc lock_timeout)" 1
+tap_eq "--lock-timeout: one line naming the holder on stderr" "$(err lock_timeout)" \
+	"iterkit: tasks: waiting for the resident program's lock held by pid $h (iterkit)"
+tap_eq "--lock-timeout --json: then the error, on stdout" "$(get lock_timeout | sed -n 2p | jq -r .error)" \
+	"gave up waiting for the resident program's lock held by pid $h (iterkit) after 0.5 s (--lock-timeout)"
+h=$(get lock_wait | sed -n 's/^holder=//p')
+tap_eq "no timeout: waits, saying so once, and walks when the holder is gone" \
+	"$(rc lock_wait) $(get lock_wait | sed 1d) $(err lock_wait)" \
+	"0 still waiting
+1 iterkit: tasks: waiting for the resident program's lock held by pid $h (iterkit)"
+p=$(get unload_wait | sed -n 's/^loader=//p')
+tap_eq "unload while a load holds the pin root: waits, then gives up (--lock-timeout 0.3)" \
+	"$(rc unload_wait) $(err unload_wait)" \
+	"1 iterkit: unload: waiting for the lock of /sys/fs/bpf/iterkit held by pid $p (iterkit)
+iterkit: unload: gave up waiting for the lock of /sys/fs/bpf/iterkit held by pid $p (iterkit) after 0.3 s (--lock-timeout)"
+tap_eq "... the load went on (exit 0); unloaded, the module is free" "$(get unload_wait | sed 1,2d)" "load rc=0
+refcnt=0"
+for s in INT:130 TERM:143; do
+	n=load_sig$(tr A-Z a-z <<<"${s%:*}")
+	tap_eq "load interrupted (SIG${s%:*}) while loading: exit ${s#*:}, nothing pinned, the module free" \
+		"$(get $n)" "loading: 1
+rc=${s#*:}
+left: 0
+refcnt=0"
+	tap_eq "load interrupted (SIG${s%:*}): nothing said" "$(err $n)" ""
+done
+
+# -- on the host (no module needed): write errors as a user meets them --
+e=$(./iterkit --help 2>&1 >/dev/full)
+r=$?
+tap_eq "host: iterkit --help > /dev/full: exit 1, one line" "$r $e" "1 iterkit: write error: No space left on device"
+e=$({ { sleep 0.5; ./iterkit status; echo "rc=$?" >&2; } | true; } 2>&1)
+tap_eq "host: iterkit status | true (reader gone): exit 1, not killed by SIGPIPE, one line" "$e" \
+	"iterkit: status: write error: Broken pipe
+rc=1"
 
 # -- capabilities and verifier rejections --
 tap_eq "as a user: exit 1" "$(rc caps_user)" 1
@@ -491,7 +594,7 @@ tap_eq "--version" "$(get version)" "iterkit $(cat VERSION)"
 
 # -- bad input: exit 2, exactly one line on stderr, nothing on stdout --
 for c in bad_json_value bad_json_value_cmd bad_short bad_short_cmd bad_tasks_pid bad_tasks_opt bad_cgroups_order bad_noargs bad_cmd bad_opt bad_num_missing bad_num_extra bad_num_text bad_num_range \
-	bad_num_trailing bad_seq_text bad_seq_range bad_status_arg bad_demo_arg bad_repeat bad_interval; do
+	bad_num_trailing bad_seq_text bad_seq_range bad_status_arg bad_demo_arg bad_repeat bad_interval bad_num_nine bad_interval_hex bad_pid_hex bad_lock_timeout; do
 	r=$(rc $c)
 	e=$(err $c)
 	if [ "$r" = 2 ] && [ "$(wc -l <<<"$e")" = 1 ] && [[ $e == "iterkit: "* ]] && [ -z "$(get $c)" ]; then

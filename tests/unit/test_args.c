@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of userspace/common.c: option parsing (options anywhere,
- * negative numbers, errors that name the option), numbers, and the task
- * state letters of userspace/task_state.h.
+ * negative numbers, errors that name the option), numbers, versions, the
+ * lock wait, write errors, and the task state letters of
+ * userspace/task_state.h.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include "iterkit.h"
 #include "task_state.h"
 #include "unit.h"
@@ -22,6 +30,31 @@ static const struct kit_cmd test_cmd = {
 	.name = "tasks", .args = "[--pid PID]", .help = "test", .opts = test_opts,
 };
 
+/* What goes to stderr between capture_begin() and capture_end() (at most 64 KiB). */
+static int capture_saved, capture_fds[2];
+
+static void capture_begin(void)
+{
+	fflush(stderr);
+	capture_saved = dup(2);
+	if (pipe(capture_fds))
+		abort();
+	dup2(capture_fds[1], 2);
+}
+
+static void capture_end(char *buf, size_t len)
+{
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(capture_saved, 2);
+	close(capture_saved);
+	close(capture_fds[1]);
+	n = read(capture_fds[0], buf, len - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(capture_fds[0]);
+}
+
 /* Parses argv (NULL-terminated); the result, stderr's text in err, positionals joined by ','. */
 struct parsed {
 	int status;		/* KIT_ARGS_END, or the exit status */
@@ -36,8 +69,7 @@ static struct parsed parse(const char *const *args)
 	char *argv[16], *copies[16];
 	struct kit_args a;
 	struct parsed r = {};
-	int argc = 0, c, fds[2], saved;
-	ssize_t n;
+	int argc = 0, c;
 
 	while (args[argc]) {
 		argv[argc] = copies[argc] = strdup(args[argc]);
@@ -45,11 +77,7 @@ static struct parsed parse(const char *const *args)
 	}
 	argv[argc] = NULL;
 	kit_json = false;
-	fflush(stderr);
-	saved = dup(2);
-	if (pipe(fds))
-		abort();
-	dup2(fds[1], 2);
+	capture_begin();
 	kit_args_init(&a, &test_cmd, argc, argv);
 	while ((c = kit_args_next(&a)) >= 0) {
 		if (c == OPT_PID)
@@ -61,13 +89,7 @@ static struct parsed parse(const char *const *args)
 	for (c = 0; c < a.npos; c++)
 		snprintf(r.pos + strlen(r.pos), sizeof(r.pos) - strlen(r.pos), "%s%s", c ? "," : "",
 			 a.pos[c]);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	close(fds[1]);
-	n = read(fds[0], r.err, sizeof(r.err) - 1);
-	r.err[n > 0 ? n : 0] = '\0';
-	close(fds[0]);
+	capture_end(r.err, sizeof(r.err));
 	while (argc--)
 		free(copies[argc]);
 	return r;
@@ -106,6 +128,22 @@ static void test_options(void)
 		   "--pid without a value");
 	r = parse((const char *const[]){ "tasks", "1", "2", "3", "4", "5", "6", "7", "8", "9", NULL });
 	UNIT_OK(r.status == 2 && strstr(r.err, "too many arguments"), "too many arguments: exit 2");
+	r = parse((const char *const[]){ "tasks", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", NULL });
+	UNIT_STREQ(r.err, "iterkit: tasks: too many arguments (see iterkit tasks --help)\n",
+		   "nine negative numbers: too many arguments, not an option '-9'");
+	r = parse((const char *const[]){ "tasks", "--", "-9", "-1", NULL });
+	UNIT_OK(r.status == KIT_ARGS_END && !strcmp(r.pos, "-9,-1") && !r.err[0],
+		"-- -9 -1: two arguments (pos '%s', err '%s')", r.pos, r.err);
+	r = parse((const char *const[]){ "tasks", "--flag", "--", "-x", "--pid", NULL });
+	UNIT_OK(r.status == KIT_ARGS_END && !strcmp(r.pos, "-x,--pid") && r.flag && !r.pid[0],
+		"after --, what looks like options are arguments (pos '%s')", r.pos);
+	kit_lock_timeout = -1;
+	r = parse((const char *const[]){ "tasks", "--lock-timeout", "2.5", NULL });
+	UNIT_OK(r.status == KIT_ARGS_END && kit_lock_timeout == 2.5, "--lock-timeout 2.5");
+	r = parse((const char *const[]){ "tasks", "--lock-timeout", "0x10", NULL });
+	UNIT_STREQ(r.err, "iterkit: tasks: --lock-timeout needs seconds (e.g. 5 or 0.5), got '0x10'\n",
+		   "--lock-timeout 0x10: refused, named");
+	kit_lock_timeout = -1;
 }
 
 static void test_numbers(void)
@@ -128,6 +166,156 @@ static void test_numbers(void)
 	UNIT_OK(kit_parse_seconds("0.5", &d) && d == 0.5, "0.5 seconds");
 	UNIT_OK(!kit_parse_seconds("-1", &d) && !kit_parse_seconds("nan", &d) &&
 		!kit_parse_seconds("1e9", &d), "negative, nan, too long: refused");
+	UNIT_OK(kit_parse_seconds("010", &d) && d == 10, "seconds: 010 is ten");
+	UNIT_OK(!kit_parse_seconds("0x10", &d) && !kit_parse_seconds("1e3", &d) &&
+		!kit_parse_seconds("1 ", &d) && !kit_parse_seconds(".5", &d),
+		"seconds: decimal only (0x10, 1e3, a trailing space, .5 refused)");
+
+	UNIT_OK(kit_parse_dec("010", 0, 100, &v) && v == 10, "option values: 010 is ten");
+	UNIT_OK(kit_parse_dec("-7", -10, 10, &v) && v == -7, "option values: -7");
+	UNIT_OK(!kit_parse_dec("0x10", 0, 100, &v) && !kit_parse_dec("1x", 0, 100, &v) &&
+		!kit_parse_dec(" 1", 0, 100, &v) && !kit_parse_dec("", 0, 100, &v) &&
+		!kit_parse_dec("--1", -100, 100, &v), "option values: decimal only");
+
+	{
+		uint64_t u = 0;
+
+		UNIT_OK(kit_parse_u64("18446744073709551615", &u) && u == UINT64_MAX,
+			"ids: 2^64 - 1 (above LLONG_MAX) taken");
+		UNIT_OK(kit_parse_u64("9223372036854775808", &u) && u == 9223372036854775808ull,
+			"ids: LLONG_MAX + 1 taken");
+		UNIT_OK(!kit_parse_u64("18446744073709551616", &u), "ids: 2^64 refused");
+		UNIT_OK(!kit_parse_u64("3rdparty", &u) && !kit_parse_u64("-1", &u) &&
+			!kit_parse_u64("0x10", &u) && !kit_parse_u64("", &u) && !kit_parse_u64("+1", &u),
+			"ids: digits only (3rdparty, -1, 0x10, empty, +1 refused)");
+		UNIT_OK(kit_parse_u64("010", &u) && u == 10, "ids: 010 is ten");
+	}
+}
+
+static void test_versions(void)
+{
+	UNIT_OK(kit_version_speaks("0.1.0", "0.1.0") && kit_version_speaks("0.1.0", "0.1.7") &&
+		kit_version_speaks("0.1.0", "0.1"), "0.1.0 speaks 0.1.x and 0.1");
+	UNIT_OK(!kit_version_speaks("0.1.0", "0.2.0") && !kit_version_speaks("0.1.0", "0.10.0") &&
+		!kit_version_speaks("0.1.0", "0.1x") && !kit_version_speaks("0.1.0", "") &&
+		!kit_version_speaks("0.1.0", NULL), "0.1.0 does not speak 0.2.0, 0.10.0, 0.1x, empty");
+	/* fewer than two dots in the loader's own version */
+	UNIT_OK(kit_version_speaks("1.0", "1.0.3") && kit_version_speaks("1.0", "1.0") &&
+		!kit_version_speaks("1.0", "1.1") && !kit_version_speaks("1.0", "1.00"),
+		"a loader 1.0 speaks 1.0.x only");
+	UNIT_OK(kit_version_speaks("1", "1.4.2") && !kit_version_speaks("1", "2.0") &&
+		!kit_version_speaks("1", "10.0"), "a loader 1 speaks 1.x");
+	UNIT_OK(!kit_version_speaks("", "0.1.0"), "an empty loader version speaks nothing");
+}
+
+/* A child that holds dir's flock as "holder" until killed (or for hold seconds); its pid. */
+static pid_t hold_lock(const char *dir, double hold)
+{
+	int sync[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(sync))
+		abort();
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(dir, O_RDONLY | O_DIRECTORY);
+
+		prctl(PR_SET_NAME, "holder");
+		if (fd < 0 || flock(fd, LOCK_EX))
+			_exit(1);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(1);
+		kit_sleep(hold);
+		_exit(0);
+	}
+	close(sync[1]);
+	if (read(sync[0], &c, 1) != 1)
+		c = 0;
+	close(sync[0]);
+	return c == 'x' ? pid : -1;
+}
+
+static void test_lock_wait(void)
+{
+	char dir[] = "/tmp/iterkit-unit-lock.XXXXXX", err[1024], want[512], comm[32];
+	pid_t pid;
+	int fd, rc;
+
+	if (!mkdtemp(dir)) {
+		UNIT_OK(false, "lock: a temporary directory");
+		return;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	kit_cmd_name = "tasks";
+
+	/* free: taken at once, not a word */
+	capture_begin();
+	rc = kit_lock_wait(fd, "the test lock");
+	capture_end(err, sizeof(err));
+	UNIT_OK(rc == 0 && !err[0], "lock: a free lock is taken without a word ('%s')", err);
+	flock(fd, LOCK_UN);
+
+	/* held, with a timeout: one line naming the holder, then a clear error */
+	pid = hold_lock(dir, 30);
+	UNIT_OK(pid > 0 && kit_lock_holder(fd, comm, sizeof(comm)) == pid && !strcmp(comm, "holder"),
+		"lock: /proc/locks names the holder (pid %d, comm '%s')", (int)pid, comm);
+	kit_lock_timeout = 0.2;
+	capture_begin();
+	rc = kit_lock_wait(fd, "the test lock");
+	capture_end(err, sizeof(err));
+	snprintf(want, sizeof(want),
+		 "iterkit: tasks: waiting for the test lock held by pid %d (holder)\n"
+		 "iterkit: tasks: gave up waiting for the test lock held by pid %d (holder) after 0.2 s (--lock-timeout)\n",
+		 (int)pid, (int)pid);
+	UNIT_OK(rc == 1, "lock: --lock-timeout 0.2 gives up (1)");
+	UNIT_STREQ(err, want, "lock: says who holds it, then gives up");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+
+	/* held, no timeout: waits until the holder lets go */
+	kit_lock_timeout = -1;
+	pid = hold_lock(dir, 0.3);
+	capture_begin();
+	rc = kit_lock_wait(fd, "the test lock");
+	capture_end(err, sizeof(err));
+	snprintf(want, sizeof(want), "iterkit: tasks: waiting for the test lock held by pid %d (holder)\n",
+		 (int)pid);
+	UNIT_OK(rc == 0, "lock: without a timeout, taken once the holder is gone");
+	UNIT_STREQ(err, want, "lock: one line while waiting");
+	waitpid(pid, NULL, 0);
+	flock(fd, LOCK_UN);
+	close(fd);
+	rmdir(dir);
+	kit_cmd_name = NULL;
+}
+
+/* A write error: exit 1 and one line naming the command, the first time only. */
+static void test_write_error(void)
+{
+	int full = open("/dev/full", O_WRONLY), saved = dup(1), rc1, rc2;
+	char err[512];
+
+	if (full < 0 || saved < 0) {
+		UNIT_OK(false, "write error: /dev/full");
+		return;
+	}
+	kit_cmd_name = "status";
+	fflush(stdout);
+	dup2(full, 1);
+	capture_begin();
+	kit_out_str(&kit_stdout, "hello\n");
+	rc1 = kit_flush();
+	kit_out_str(&kit_stdout, "again\n");
+	rc2 = kit_flush();
+	capture_end(err, sizeof(err));
+	dup2(saved, 1);
+	close(saved);
+	close(full);
+	kit_cmd_name = NULL;
+	UNIT_OK(rc1 == 1 && rc2 == 1, "write error: kit_flush() says 1, every time");
+	UNIT_STREQ(err, "iterkit: status: write error: No space left on device\n",
+		   "write error: one line, named, once");
 }
 
 static void test_task_state(void)
@@ -151,6 +339,9 @@ int main(void)
 {
 	test_options();
 	test_numbers();
+	test_versions();
+	test_lock_wait();
+	test_write_error();
 	test_task_state();
 	return unit_done();
 }

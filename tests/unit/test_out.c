@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -162,6 +163,60 @@ static void test_text(void)
 	UNIT_STREQ(text_of("abcdef", 3), "abc", "text: at most n bytes");
 }
 
+/* U+XXXX between 'a' and 'b', as UTF-8, in buf. */
+static const char *around(char *buf, unsigned int cp)
+{
+	char *p = buf;
+
+	*p++ = 'a';
+	if (cp < 0x800) {
+		*p++ = 0xc0 | cp >> 6;
+	} else {
+		*p++ = 0xe0 | cp >> 12;
+		*p++ = 0x80 | ((cp >> 6) & 0x3f);
+	}
+	*p++ = 0x80 | (cp & 0x3f);
+	*p++ = 'b';
+	*p = '\0';
+	return buf;
+}
+
+/* In a UTF-8 locale: printable characters pass, format characters and the unassigned do not. */
+static void test_text_utf8_locale(void)
+{
+	static const unsigned int format[] = {
+		0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x061c, 0xfeff, 0x202a, 0x202b, 0x202c,
+		0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x2028, 0x2029, 0x0085, 0x0378,
+	};
+	char buf[16];
+	size_t i;
+	bool all = true;
+
+	UNIT_STREQ(text_of("\xe6\x97\xa5\xe6\x9c\xac \xce\xb1", 16), "\xe6\x97\xa5\xe6\x9c\xac \xce\xb1",
+		   "UTF-8 locale: CJK and Greek as they are");
+	UNIT_STREQ(text_of(around(buf, 0x00e9), 16), "a\xc3\xa9" "b", "UTF-8 locale: U+00E9 as it is");
+	for (i = 0; i < sizeof(format) / sizeof(format[0]); i++) {
+		const char *got = text_of(around(buf, format[i]), 16);
+
+		if (strcmp(got, "a?b")) {
+			all = false;
+			printf("# U+%04X: ", format[i]);
+			unit_diag("got", got);
+		}
+	}
+	UNIT_OK(all, "UTF-8 locale: format characters (U+200B-U+200F, U+061C, U+FEFF, U+202A-U+202E, U+2066-U+2069), separators, NEL and an unassigned code point are one '?' each");
+}
+
+/* Outside a UTF-8 locale every byte >= 0x80 is one '?'. */
+static void test_text_c_locale(void)
+{
+	UNIT_STREQ(text_of("caf\xc3\xa9 \xc3\xbc", 16), "caf?? ??", "C locale: each byte of a UTF-8 character is a '?'");
+	UNIT_STREQ(text_of("r\xe2\x80\xae" "txt", 16), "r???txt", "C locale: a bidirectional override, three '?'");
+	UNIT_STREQ(text_of("ev\x1b[2J\nfake", 16), "ev?[2J?fake", "C locale: controls as in UTF-8");
+	UNIT_STREQ(text_of("plain-ascii", 16), "plain-ascii", "C locale: ASCII as it is");
+	UNIT_STREQ(json_of("caf\xc3\xa9", 16), "\"caf\xc3\xa9\"", "C locale: JSON stays UTF-8");
+}
+
 static void test_json_strings(void)
 {
 	UNIT_STREQ(json_of("plain", 16), "\"plain\"", "json: plain string");
@@ -217,7 +272,14 @@ int main(void)
 	test_growth();
 	test_chunks();
 	test_errors();
+	/* The loader calls setlocale(LC_CTYPE, "") and kit_out_locale(); here each locale in turn. */
+	UNIT_OK(setlocale(LC_CTYPE, "C.UTF-8") != NULL, "the C.UTF-8 locale is there");
+	kit_out_locale();
 	test_text();
+	test_text_utf8_locale();
+	UNIT_OK(setlocale(LC_CTYPE, "C") != NULL, "the C locale");
+	kit_out_locale();
+	test_text_c_locale();
 	test_json_strings();
 	test_json_shape();
 	return unit_done();
