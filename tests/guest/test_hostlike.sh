@@ -365,8 +365,10 @@ tap_eq "tasks text: C1 controls as bare bytes (0x9b, 0x85) show as ? (pid ${p:-n
 	"$(text_comm "$p")" 'c1?x?y'
 tap_eq "tasks --json: ... as U+FFFD (not UTF-8)" "$(json_comm "$p")" '"c1\ufffdx\ufffdy"'
 p=$(named_pid 3)
-tap_eq "tasks text: C1 controls as UTF-8 (U+009B, U+0085) show as ?, one per character (pid ${p:-none})" \
-	"$(text_comm "$p")" 'u8?x?y'
+# The guest has no UTF-8 locale: in the C locale every byte from 0x80 is a ?
+# (the loader's unit tests check C.UTF-8, where each character is one ?).
+tap_eq "tasks text: C1 controls as UTF-8 (U+009B, U+0085) show as ?, one per byte in the C locale (pid ${p:-none})" \
+	"$(text_comm "$p")" 'u8??x??y'
 # JSON escapes only what it must (below U+0020): U+009B stays UTF-8.
 tap_eq "tasks --json: ... kept as UTF-8" "$(hexof "$(json_comm "$p")")" "$(hex '"u8\302\233x\302\205y"')"
 

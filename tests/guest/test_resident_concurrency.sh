@@ -41,15 +41,18 @@ done
 
 tap_check "iterkit load" sh -c 'iterkit load > /dev/null'
 
+# The task entries of FILE's JSON documents, one per line ({"pid":N,), in order.
+entries() { grep -o '{"pid":[0-9]*,' "$1"; }
+
 # check_only PID FILE N: FILE holds N documents, each listing PID alone.
 check_only() {
-	docs=$(grep -c '"count":' "$2")
-	mine=$(grep -c "^ *{\"pid\":$1," "$2")
-	others=$(grep '^ *{"pid":' "$2" | grep -vc "^ *{\"pid\":$1,")
+	docs=$(grep -o '"count":' "$2" | wc -l)
+	mine=$(entries "$2" | grep -cx "{\"pid\":$1,")
+	others=$(entries "$2" | grep -vcx "{\"pid\":$1,")
 	tap_eq "tasks --pid $1 beside other walks: $3 of $3 documents list $1 alone" \
 		"$docs documents, $mine with $1, $others other tasks" \
 		"$3 documents, $3 with $1, 0 other tasks" ||
-		tap_diag "$(grep '^ *{"pid":' "$2" | grep -v "^ *{\"pid\":$1," | head -n 5)"
+		tap_diag "$(entries "$2" | grep -vx "{\"pid\":$1," | head -n 5)"
 }
 
 iterkit tasks --pid "$sleeper1" --json --repeat "$ROUNDS" > "$TMP/p1" 2> "$TMP/p1.err" &
@@ -70,7 +73,7 @@ check_only "$sleeper1" "$TMP/p1" "$ROUNDS"
 check_only "$sleeper2" "$TMP/p2" "$ROUNDS"
 # The walks of every task saw both sleepers each time: never a --pid walk's view.
 tap_eq "tasks beside --pid walks: every document lists every task" \
-	"$(grep -c '"count":' "$TMP/all") $(grep -c "^ *{\"pid\":$sleeper1," "$TMP/all")" \
+	"$(grep -o '"count":' "$TMP/all" | wc -l) $(entries "$TMP/all" | grep -cx "{\"pid\":$sleeper1,")" \
 	"$ROUNDS $ROUNDS"
 
 # The same, made certain: two walks of different pids come back for their
@@ -82,7 +85,7 @@ q1=$!
 iterkit tasks --pid "$sleeper2" --json --repeat 2 --interval 8 > "$TMP/q2" 2> "$TMP/q2.err" &
 q2=$!
 i=0
-while { [ "$(grep -c '"count":' "$TMP/q1")" = 0 ] || [ "$(grep -c '"count":' "$TMP/q2")" = 0 ]; } &&
+while { ! grep -q '"count":' "$TMP/q1" || ! grep -q '"count":' "$TMP/q2"; } &&
 	[ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
