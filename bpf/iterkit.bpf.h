@@ -114,6 +114,15 @@ extern int bpf_iter_kit_cgroup_at_new(struct bpf_iter_kit_cgroup_at *it, struct 
 extern struct cgroup *bpf_iter_kit_cgroup_at_next(struct bpf_iter_kit_cgroup_at *it) __ksym __weak;
 extern void bpf_iter_kit_cgroup_at_destroy(struct bpf_iter_kit_cgroup_at *it) __ksym __weak;
 
+/* Linux 6.12+ (a live iterator as argument): 1 once next() has returned
+ * NULL because the walk reached its cap (the built-in one, or the module's
+ * max_steps parameter) with elements left: the walk was truncated. 0 while
+ * the walk runs, after a complete walk, and when new() failed.
+ */
+extern int bpf_iter_kit_task_capped(struct bpf_iter_kit_task *it__iter) __ksym __weak;
+extern int bpf_iter_kit_cgroup_capped(struct bpf_iter_kit_cgroup *it__iter) __ksym __weak;
+extern int bpf_iter_kit_cgroup_at_capped(struct bpf_iter_kit_cgroup_at *it__iter) __ksym __weak;
+
 /* RCU read-side section for sleepable programs (the walkers need one). */
 extern void bpf_rcu_read_lock(void) __ksym __weak;
 extern void bpf_rcu_read_unlock(void) __ksym __weak;

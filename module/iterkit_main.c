@@ -14,6 +14,16 @@
 #include <linux/kobject.h>
 #include "iterkit_compat.h"
 
+/*
+ * 0: the walkers stop at their built-in caps only. Otherwise every kit_task,
+ * kit_cgroup and kit_cgroup_at walk stops after at most this many elements
+ * (a bounded walk for hot paths; tests use it to reach the capped path).
+ * Writable at run time: each new() reads it once.
+ */
+unsigned int iterkit_max_steps;
+module_param_named(max_steps, iterkit_max_steps, uint, 0644);
+MODULE_PARM_DESC(max_steps, "most elements one task or cgroup walk yields (0: the built-in caps)");
+
 BTF_KFUNCS_START(iterkit_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_iter_kit_num_new, KF_ITER_NEW)
 BTF_ID_FLAGS(func, bpf_iter_kit_num_next, KF_ITER_NEXT | KF_RET_NULL)
@@ -34,6 +44,11 @@ BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_destroy, KF_ITER_DESTROY)
 BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_at_new, KF_ITER_NEW | KF_RCU_PROTECTED | KF_RCU)
 BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_at_next, KF_ITER_NEXT | KF_RET_NULL)
 BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_at_destroy, KF_ITER_DESTROY)
+#ifdef ITERKIT_ITER_ARGS
+BTF_ID_FLAGS(func, bpf_iter_kit_task_capped)
+BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_capped)
+BTF_ID_FLAGS(func, bpf_iter_kit_cgroup_at_capped)
+#endif
 #endif
 BTF_KFUNCS_END(iterkit_kfunc_ids)
 

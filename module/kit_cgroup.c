@@ -62,8 +62,9 @@ struct bpf_iter_kit_cgroup_at {
 struct kit_cgroup_state {
 	struct cgroup_subsys_state *start;	/* NULL: empty iterator */
 	struct cgroup_subsys_state *pos;	/* last one handed out, or NULL */
-	u32 order;
-	u32 steps_left;				/* next() calls that may still yield */
+	u8 order;				/* 0: drained, capped or empty */
+	u8 capped;				/* stopped at the cap, cgroups left */
+	u32 steps_left;				/* cgroups next() may still yield */
 };
 
 /*
@@ -289,6 +290,7 @@ static void kit_cgroup_empty(struct kit_cgroup_state *s)
 	s->start = NULL;
 	s->pos = NULL;
 	s->order = 0;
+	s->capped = 0;
 	s->steps_left = 0;
 }
 
@@ -305,7 +307,7 @@ static void kit_cgroup_start(struct kit_cgroup_state *s, struct cgroup *start,
 {
 	s->start = &start->self;
 	s->order = order;
-	s->steps_left = KIT_CGROUP_MAX_STEPS;
+	s->steps_left = iterkit_walk_cap(KIT_CGROUP_MAX_STEPS);
 }
 
 /* One step of a walk; both iterators' next() inline it. */
@@ -313,7 +315,7 @@ static __always_inline struct cgroup *kit_cgroup_step(struct kit_cgroup_state *s
 {
 	struct cgroup_subsys_state *next = NULL;
 
-	if (!s->steps_left)
+	if (!s->order)
 		return NULL;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(), "kit_cgroup walk outside RCU");
@@ -336,9 +338,14 @@ static __always_inline struct cgroup *kit_cgroup_step(struct kit_cgroup_state *s
 		break;
 	}
 
-	/* Once drained, stay drained: never restart from a NULL position. */
-	if (!next) {
-		s->steps_left = 0;
+	/*
+	 * Once drained, stay drained: never restart from a NULL position.
+	 * At the cap, the step above tells a truncated walk from one that
+	 * ends here anyway.
+	 */
+	if (!next || !s->steps_left) {
+		s->capped = !!next;
+		s->order = 0;
 		return NULL;
 	}
 	s->steps_left--;
@@ -424,5 +431,22 @@ __bpf_kfunc void bpf_iter_kit_cgroup_at_destroy(struct bpf_iter_kit_cgroup_at *i
 {
 	kit_cgroup_empty((struct kit_cgroup_state *)it);
 }
+
+#ifdef ITERKIT_ITER_ARGS
+/*
+ * 1 once next() has returned NULL because the walk reached its cap
+ * (KIT_CGROUP_MAX_STEPS or max_steps) with cgroups left; 0 while it runs,
+ * after a complete walk, and for an iterator whose new() failed.
+ */
+__bpf_kfunc int bpf_iter_kit_cgroup_capped(struct bpf_iter_kit_cgroup *it__iter)
+{
+	return ((struct kit_cgroup_state *)it__iter)->capped;
+}
+
+__bpf_kfunc int bpf_iter_kit_cgroup_at_capped(struct bpf_iter_kit_cgroup_at *it__iter)
+{
+	return ((struct kit_cgroup_state *)it__iter)->capped;
+}
+#endif
 
 __bpf_kfunc_end_defs();

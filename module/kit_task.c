@@ -45,8 +45,9 @@ struct bpf_iter_kit_task {
 struct kit_task_state {
 	struct task_struct *proc;	/* process being walked (its leader) */
 	struct task_struct *pos;	/* next task to hand out; NULL: done */
-	u32 flags;
-	u32 steps;			/* tasks handed out so far */
+	u8 flags;
+	u8 capped;			/* next() stopped at the cap, tasks left */
+	u32 steps_left;			/* tasks next() may still hand out */
 };
 
 __bpf_kfunc_start_defs();
@@ -70,8 +71,9 @@ __bpf_kfunc int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid,
 
 	s->proc = NULL;
 	s->pos = NULL;
-	s->flags = flags;
-	s->steps = 0;
+	s->flags = 0;
+	s->capped = 0;
+	s->steps_left = 0;
 
 	switch (flags) {
 	case KIT_TASK_ALL_PROCS:
@@ -102,6 +104,8 @@ __bpf_kfunc int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid,
 
 	s->proc = leader;
 	s->pos = leader;
+	s->flags = flags;
+	s->steps_left = iterkit_walk_cap(KIT_TASK_MAX_STEPS);
 	return 0;
 }
 
@@ -113,11 +117,13 @@ __bpf_kfunc struct task_struct *bpf_iter_kit_task_next(struct bpf_iter_kit_task 
 	if (!cur)
 		return NULL;
 	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(), "kit_task walk outside RCU");
-	if (s->steps >= KIT_TASK_MAX_STEPS) {
+	/* pos is set: the walk has more, so stopping here is a truncation. */
+	if (!s->steps_left) {
 		s->pos = NULL;
+		s->capped = 1;
 		return NULL;
 	}
-	s->steps++;
+	s->steps_left--;
 
 	if (s->flags != KIT_TASK_ALL_PROCS) {
 		s->pos = __next_thread(cur);
@@ -137,5 +143,17 @@ __bpf_kfunc void bpf_iter_kit_task_destroy(struct bpf_iter_kit_task *it)
 
 	s->pos = NULL;
 }
+
+#ifdef ITERKIT_ITER_ARGS
+/*
+ * 1 once next() has returned NULL because the walk reached its cap
+ * (KIT_TASK_MAX_STEPS or max_steps) with tasks left; 0 while it runs,
+ * after a complete walk, and for an iterator whose new() failed.
+ */
+__bpf_kfunc int bpf_iter_kit_task_capped(struct bpf_iter_kit_task *it__iter)
+{
+	return ((struct kit_task_state *)it__iter)->capped;
+}
+#endif
 
 __bpf_kfunc_end_defs();

@@ -44,6 +44,35 @@ $f
 	esac
 done
 
+# -- iterator layouts: the module's structs, as its BTF describes them,
+# against the ones bpf/iterkit.bpf.h gives programs (tests/progs/layout.bpf.o
+# holds one of each). A module built without the walkers has none of theirs.
+mod_sizes=$($H/btf_funcs --sizes)
+bpf_sizes=$($H/btf_funcs --sizes-obj tests/progs/layout.bpf.o)
+for s in bpf_iter_kit_num bpf_iter_testmod_seq bpf_iter_kit_task \
+	bpf_iter_kit_cgroup bpf_iter_kit_cgroup_at; do
+	m=$(echo "$mod_sizes" | awk -v s="$s" '$1 == s { print $2 }')
+	b=$(echo "$bpf_sizes" | awk -v s="$s" '$1 == s { print $2 }')
+	case "
+$funcs
+" in
+	*"
+${s}_new
+"*) ;;
+	*)
+		if [ "$m" = missing ]; then
+			tap_skip "$s: module and iterkit.bpf.h agree on its size" "the module has no ${s}_new"
+			continue
+		fi
+		;;
+	esac
+	tap_eq "$s: module and iterkit.bpf.h agree on its size ($m, $b)" "$m" "$b"
+	case "$m" in
+	'' | missing | 0) tap_fail "$s: the module's BTF has its size" ;;
+	*) tap_ok "$s: the module's BTF has its size" ;;
+	esac
+done
+
 # -- rmmod while a program holds the kfuncs --
 fifo=/tmp/hold.fifo
 rm -f $fifo

@@ -27,7 +27,9 @@
 #include "harness.h"
 #include "kmsg.h"
 #include "cgroupfs.h"
+#include "max_steps.h"
 #include "kit_cgroup_walks.skel.h"
+#include "kit_capped.skel.h"
 
 #define CG "/sys/fs/cgroup"
 #define TREE CG "/kit_cgroup_tree"
@@ -625,6 +627,110 @@ TEST_F_TIMEOUT(walks, churn, 900)
 	remove_tree(TREE);
 	EXPECT_EQ(0, wait_no_dying(CG));
 	EXPECT_EQ(0, kmsg_reports_since(self->marker, kmsg_print));
+}
+
+/* ---- capped: the max_steps parameter and bpf_iter_kit_cgroup{,_at}_capped() ---- */
+
+FIXTURE(capped) {
+	struct kit_capped_bpf *skel;
+};
+
+FIXTURE_SETUP(capped)
+{
+	self->skel = kit_capped_bpf__open_and_load();
+	ASSERT_NE(NULL, self->skel) TH_LOG("loading kit_capped failed");
+	ASSERT_EQ(0, get_max_steps()) TH_LOG("max_steps is not 0 before the test");
+	/* The getters come with 6.12's iterator arguments; from then on they must be there. */
+	ASSERT_EQ(0, bpf_prog_test_run_opts(bpf_program__fd(self->skel->progs.cgroup_walk), NULL));
+	if (!kernel_has_iter_args()) {
+		ASSERT_EQ(0, self->skel->bss->have);
+		SKIP(return, "bpf_iter_kit_cgroup_capped needs Linux 6.12+");
+	}
+	ASSERT_EQ(1, self->skel->bss->have) TH_LOG("no bpf_iter_kit_cgroup_capped on Linux 6.12+");
+	remove_tree(TREE);
+	ASSERT_EQ(0, wait_no_dying(CG)) TH_LOG("removed cgroups were never released");
+	ASSERT_EQ(0, build_tree(TREE, 4));
+}
+
+FIXTURE_TEARDOWN(capped)
+{
+	/* Later tests rely on uncapped walks. */
+	if (set_max_steps(0))
+		fprintf(stderr, "# cannot restore max_steps to 0\n");
+	remove_tree(TREE);
+	kit_capped_bpf__destroy(self->skel);
+}
+
+/* One walk with kit_cgroup (@at false) or kit_cgroup_at; new()'s result. */
+static int capped_walk(struct __test_metadata *_metadata, struct kit_capped_bpf *skel,
+		       bool at, unsigned long long id, unsigned int order)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	struct bpf_program *prog = at ? skel->progs.cgroup_at_walk : skel->progs.cgroup_walk;
+
+	skel->bss->cgroup_id = id;
+	skel->bss->order = order;
+	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) || opts.retval)
+		return 9999;
+	if (!skel->bss->have)
+		return 9998;
+	EXPECT_EQ(0, skel->bss->capped_running) TH_LOG("capped() before the walk ended");
+	EXPECT_EQ(0, skel->bss->after_drain);
+	EXPECT_EQ(skel->bss->capped, skel->bss->capped_again) TH_LOG("capped() changed after the end");
+	return skel->bss->ret;
+}
+
+static void capped_check(struct __test_metadata *_metadata, struct kit_capped_bpf *skel, bool at)
+{
+	unsigned long long root = ino_of(CG), leaf = ino_of(TREE "/c2/c0/c1/c2");
+	long live = cgroup_stat(CG, "nr_descendants");
+
+	ASSERT_NE(0, root);
+	ASSERT_NE(0, leaf);
+	ASSERT_GE(live, 121) TH_LOG("cgroup.stat has no nr_descendants, or no tree");
+
+	/* Uncapped: the root and every live descendant cgroup.stat counts. */
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, root, PRE));
+	EXPECT_EQ(live + 1, skel->bss->count);
+	EXPECT_EQ(0, skel->bss->capped) TH_LOG("a complete walk said capped");
+
+	/* Capped at N: exactly N cgroups, in each order, and capped() says so. */
+	ASSERT_EQ(0, set_max_steps(7));
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, root, PRE));
+	EXPECT_EQ(7, skel->bss->count);
+	EXPECT_EQ(1, skel->bss->capped);
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, root, POST));
+	EXPECT_EQ(7, skel->bss->count);
+	EXPECT_EQ(1, skel->bss->capped);
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, ino_of(TREE), CHILDREN));
+	EXPECT_EQ(3, skel->bss->count) TH_LOG("a walk shorter than the cap was cut");
+	EXPECT_EQ(0, skel->bss->capped);
+
+	/* Ending exactly at the cap is not a truncation: the leaf and its 5 ancestors. */
+	ASSERT_EQ(0, set_max_steps(6));
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, leaf, UP));
+	EXPECT_EQ(6, skel->bss->count);
+	EXPECT_EQ(0, skel->bss->capped) TH_LOG("a walk that ended at the cap said capped");
+	ASSERT_EQ(0, set_max_steps(5));
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, leaf, UP));
+	EXPECT_EQ(5, skel->bss->count);
+	EXPECT_EQ(1, skel->bss->capped);
+
+	/* A failed new() leaves an empty iterator that was never capped. */
+	EXPECT_EQ(-EINVAL, capped_walk(_metadata, skel, at, root, 99));
+	EXPECT_EQ(0, skel->bss->count);
+	EXPECT_EQ(0, skel->bss->capped);
+}
+
+TEST_F(capped, max_steps_caps_kit_cgroup) { capped_check(_metadata, self->skel, false); }
+TEST_F(capped, max_steps_caps_kit_cgroup_at) { capped_check(_metadata, self->skel, true); }
+
+TEST_F(capped, no_such_cgroup_not_capped)
+{
+	ASSERT_EQ(0, set_max_steps(1));
+	EXPECT_EQ(-ENOENT, capped_walk(_metadata, self->skel, false, ~0ULL >> 1, PRE));
+	EXPECT_EQ(0, self->skel->bss->count);
+	EXPECT_EQ(0, self->skel->bss->capped);
 }
 
 TEST_HARNESS_MAIN

@@ -25,7 +25,9 @@
 #include "park.h"
 #include "procfs.h"
 #include "task_rec.h"
+#include "max_steps.h"
 #include "kit_task_walks.skel.h"
+#include "kit_capped.skel.h"
 
 enum { ALL_PROCS = 0, ALL_THREADS = 1, PROC_THREADS = 2 };
 
@@ -589,6 +591,105 @@ TEST_F_TIMEOUT(churn, walk_30s, 600)
 	EXPECT_LE(max, baseline + 3 + 16);
 	EXPECT_GE(min + 16, baseline);
 	EXPECT_EQ(0, kmsg_reports_since(marker, kmsg_print));
+}
+
+/* ---- capped: the max_steps parameter and bpf_iter_kit_task_capped() ---- */
+
+FIXTURE(capped) {
+	struct kit_capped_bpf *skel;
+};
+
+FIXTURE_SETUP(capped)
+{
+	self->skel = kit_capped_bpf__open_and_load();
+	ASSERT_NE(NULL, self->skel) TH_LOG("loading kit_capped failed");
+	ASSERT_EQ(0, get_max_steps()) TH_LOG("max_steps is not 0 before the test");
+	/* The getters come with 6.12's iterator arguments; from then on they must be there. */
+	ASSERT_EQ(0, bpf_prog_test_run_opts(bpf_program__fd(self->skel->progs.task_walk), NULL));
+	if (!kernel_has_iter_args()) {
+		ASSERT_EQ(0, self->skel->bss->have);
+		SKIP(return, "bpf_iter_kit_task_capped needs Linux 6.12+");
+	}
+	ASSERT_EQ(1, self->skel->bss->have) TH_LOG("no bpf_iter_kit_task_capped on Linux 6.12+");
+}
+
+FIXTURE_TEARDOWN(capped)
+{
+	/* Later tests rely on uncapped walks. */
+	if (set_max_steps(0))
+		fprintf(stderr, "# cannot restore max_steps to 0\n");
+	kit_capped_bpf__destroy(self->skel);
+}
+
+/* One task_walk; new()'s result, and the skeleton holds the rest. */
+static int capped_walk(struct __test_metadata *_metadata, struct kit_capped_bpf *skel,
+		       int pid, unsigned int flags)
+{
+	skel->bss->pid = pid;
+	skel->bss->flags = flags;
+	if (run_prog(skel->progs.task_walk))
+		return 9999;
+	if (!skel->bss->have)
+		return 9998;
+	EXPECT_EQ(0, skel->bss->capped_running) TH_LOG("capped() before the walk ended");
+	EXPECT_EQ(0, skel->bss->after_drain);
+	EXPECT_EQ(skel->bss->capped, skel->bss->capped_again) TH_LOG("capped() changed after the end");
+	return skel->bss->ret;
+}
+
+/* Processes in /proc, plus the idle task the ALL_PROCS walk starts with. */
+static long procs_in_proc(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	long n = 1;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		n += de->d_name[0] >= '1' && de->d_name[0] <= '9';
+	closedir(d);
+	return n;
+}
+
+TEST_F(capped, max_steps_caps_walks)
+{
+	long before, after;
+	int i;
+
+	/* Uncapped: the whole task list, as /proc has it (retried while it moves). */
+	for (i = 0; i < 20; i++) {
+		before = procs_in_proc();
+		ASSERT_EQ(0, capped_walk(_metadata, self->skel, 0, ALL_PROCS));
+		after = procs_in_proc();
+		if (before == after && self->skel->bss->count == before)
+			break;
+	}
+	ASSERT_LT(i, 20) TH_LOG("walk %llu, /proc %ld then %ld",
+				(unsigned long long)self->skel->bss->count, before, after);
+	EXPECT_EQ(0, self->skel->bss->capped) TH_LOG("a complete walk said capped");
+
+	/* Capped at N: exactly N tasks, and capped() says the walk was cut. */
+	ASSERT_EQ(0, set_max_steps(5));
+	ASSERT_EQ(0, capped_walk(_metadata, self->skel, 0, ALL_PROCS));
+	EXPECT_EQ(5, self->skel->bss->count);
+	EXPECT_EQ(1, self->skel->bss->capped);
+	ASSERT_EQ(0, capped_walk(_metadata, self->skel, 0, ALL_THREADS));
+	EXPECT_EQ(5, self->skel->bss->count);
+	EXPECT_EQ(1, self->skel->bss->capped);
+
+	/* A walk that ends exactly at the cap was not cut: this process has one thread. */
+	ASSERT_EQ(0, set_max_steps(1));
+	ASSERT_EQ(0, capped_walk(_metadata, self->skel, getpid(), PROC_THREADS));
+	EXPECT_EQ(1, self->skel->bss->count);
+	EXPECT_EQ(0, self->skel->bss->capped) TH_LOG("a walk that ended at the cap said capped");
+
+	/* A failed new() leaves an empty iterator that was never capped. */
+	EXPECT_EQ(-EINVAL, capped_walk(_metadata, self->skel, 0, 99));
+	EXPECT_EQ(0, self->skel->bss->count);
+	EXPECT_EQ(0, self->skel->bss->capped);
+	EXPECT_EQ(-ESRCH, capped_walk(_metadata, self->skel, -1, PROC_THREADS));
+	EXPECT_EQ(0, self->skel->bss->capped);
 }
 
 TEST_HARNESS_MAIN
