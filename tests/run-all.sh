@@ -63,27 +63,8 @@ done
 mkdir -p build
 : > "$log"
 
-# suite_verdict OUT RC: why a suite's TAP (OUT) and exit status (RC) are
-# not a clean run, or nothing. Only top-level lines count (a nested
-# subtest is indented).
-suite_verdict() {
-	local out=$1 rc=$2 plans results plan why=
-	plans=$(grep -cE '^1\.\.[0-9]+([[:space:]]|$)' <<<"$out")
-	results=$(grep -cE '^(ok|not ok) ' <<<"$out")
-	case $plans in
-	0) why="printed no plan" ;;
-	1)
-		plan=$(sed -nE 's/^1\.\.([0-9]+)([[:space:]].*)?$/\1/p' <<<"$out")
-		[ "$plan" -eq "$results" ] || why="plan 1..$plan but $results results"
-		;;
-	*) why="printed $plans plans" ;;
-	esac
-	# A failure it reported explains the status; a wrong plan does not.
-	if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' <<<"$out"; then
-		why="${why:+$why, }exited with status $rc"
-	fi
-	echo "$why"
-}
+# suite_verdict (shared with the guest's runner)
+. tests/guest/tap.sh
 
 now_ms() { date +%s%3N; }
 t_start=$(now_ms)
@@ -127,7 +108,9 @@ for t in "$hostdir"/test_*.sh; do
 		out=$(bash "$t" 2>&1)
 		rc=$?
 		echo "$out"
-		why=$(suite_verdict "$out" "$rc")
+		printf '%s\n' "$out" > "$log.suite"
+		why=$(suite_verdict "$log.suite" "$rc")
+		rm -f "$log.suite"
 		[ -z "$why" ] || echo "not ok - $name: $why"
 	} | tee -a "$log"
 	add_phase "host:$name" $(( $(now_ms) - t0 ))

@@ -35,28 +35,6 @@ for s in $only; do
 	esac
 done
 
-# suite_verdict OUT RC: why the suite's TAP in OUT with exit status RC is
-# not a clean run, or nothing. Only top-level lines count (a nested
-# subtest is indented).
-suite_verdict() {
-	_plans=$(grep -cE '^1\.\.[0-9]+([[:space:]]|$)' "$1")
-	_results=$(grep -cE '^(ok|not ok) ' "$1")
-	_why=
-	case $_plans in
-	0) _why="printed no plan" ;;
-	1)
-		_plan=$(sed -nE 's/^1\.\.([0-9]+)([[:space:]].*)?$/\1/p' "$1")
-		[ "$_plan" -eq "$_results" ] || _why="plan 1..$_plan but $_results results"
-		;;
-	*) _why="printed $_plans plans" ;;
-	esac
-	# A failure it reported explains the status; a wrong plan does not.
-	if [ "$2" -ne 0 ] && ! grep -q '^not ok ' "$1"; then
-		_why="${_why:+$_why, }exited with status $2"
-	fi
-	echo "$_why"
-}
-
 run_suite() {
 	name=$1
 	shift

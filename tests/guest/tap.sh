@@ -40,6 +40,29 @@ tap_contains() {
 
 tap_done() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }
 
+# suite_verdict FILE RC: why a suite's TAP (in FILE) and exit status (RC)
+# are not a clean run, or nothing; the runners (tests/run-all.sh on the
+# host, tests/guest/run-all.sh in the VM) add it as a "not ok". Only
+# top-level lines count (a nested subtest is indented).
+suite_verdict() {
+	_plans=$(grep -cE '^1\.\.[0-9]+([[:space:]]|$)' "$1")
+	_results=$(grep -cE '^(ok|not ok) ' "$1")
+	_why=
+	case $_plans in
+	0) _why="printed no plan" ;;
+	1)
+		_plan=$(sed -nE 's/^1\.\.([0-9]+)([[:space:]].*)?$/\1/p' "$1")
+		[ "$_plan" -eq "$_results" ] || _why="plan 1..$_plan but $_results results"
+		;;
+	*) _why="printed $_plans plans" ;;
+	esac
+	# A failure it reported explains the status; a wrong plan does not.
+	if [ "$2" -ne 0 ] && ! grep -q '^not ok ' "$1"; then
+		_why="${_why:+$_why, }exited with status $2"
+	fi
+	echo "$_why"
+}
+
 # Kernel reports: lines that start one of the kernel's splats (WARN, BUG but
 # not DEBUG, Oops, KASAN, UBSAN, lockdep, RCU stalls, list corruption,
 # refcount, debug objects, lockups, kmemleak). kmsg_mark NAME writes a marker
