@@ -13,6 +13,7 @@
 #include <linux/kernfs.h>
 #include <linux/kobject.h>
 #include "iterkit_compat.h"
+#include "iterkit_main.h"
 
 /*
  * 0: the walkers stop at their built-in caps only. Otherwise every kit_task,

@@ -31,6 +31,7 @@
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
 #include "iterkit_compat.h"
+#include "iterkit_main.h"
 
 /*
  * Most next() calls that can return a cgroup in one walk. Cgroups created

@@ -19,6 +19,7 @@
 #include <linux/sched/signal.h>
 #include <linux/threads.h>
 #include "iterkit_compat.h"
+#include "iterkit_main.h"
 
 enum {
 	KIT_TASK_ALL_PROCS = 0,
