@@ -250,6 +250,8 @@ struct results {
 	int counted;			/* the preempt count shows held spinlocks */
 	int nmis;			/* arm64: pseudo-NMIs are on */
 	int timer_err;
+	int rt;				/* uname -v says PREEMPT_RT */
+	char timer_refused[128];	/* the verifier's refusal of bpf_timer, or "" */
 	char dropped[CTX_NR][64];	/* the section of a point left out, or "" */
 	int drop_rule[CTX_NR];		/* its line of expected_drops[], or -1 */
 	struct ctx_stats stats[CTX_NR];
@@ -334,17 +336,58 @@ FIXTURE(contexts) {
 	char marker[64];
 };
 
+#define TIMER_REFUSED_RT "bpf_timer cannot be used for PREEMPT_RT."
+
+/*
+ * Opens and loads contexts.bpf.o, with or without the bpf_timer TC arms.
+ * A load that fails only because the verifier refuses bpf_timer on this
+ * PREEMPT_RT kernel notes the refusal in res (the caller loads again
+ * without timers) and is not an error.
+ */
+static int open_and_load(struct __test_metadata *_metadata, FIXTURE_DATA(contexts) *self,
+			 bool timers)
+{
+	static char log[1 << 16];
+	struct utsname u;
+	int err;
+
+	uname(&u);
+	res->rt = !!strstr(u.version, "PREEMPT_RT");
+	self->skel = contexts_bpf__open();
+	if (!self->skel) {
+		TH_LOG("opening contexts.bpf.o failed");
+		return -1;
+	}
+	self->skel->rodata->timers_allowed = timers;
+	point_programs(self->skel, self->progs);
+	drop_missing_targets(self->progs);
+	log[0] = '\0';
+	bpf_program__set_log_buf(self->skel->progs.tc_egress, log, sizeof(log));
+	err = contexts_bpf__load(self->skel);
+	if (!err)
+		return 0;
+	if (timers && err == -EOPNOTSUPP && res->rt && strstr(log, TIMER_REFUSED_RT)) {
+		snprintf(res->timer_refused, sizeof(res->timer_refused), "%s", TIMER_REFUSED_RT);
+		printf("# %s: the verifier says \"%s\": the bpf_timer point is left out\n",
+		       u.release, TIMER_REFUSED_RT);
+		return 0;
+	}
+	TH_LOG("loading contexts.bpf.o failed: %s", strerror(-err));
+	return -1;
+}
+
 FIXTURE_SETUP(contexts)
 {
 	snprintf(self->marker, sizeof(self->marker), "iterkit contexts start %d", getpid());
 	ASSERT_EQ(0, kmsg_mark(self->marker));
 	rmdir(CGDIR);
 	ASSERT_EQ(0, mkdir(CGDIR, 0755));
-	self->skel = contexts_bpf__open();
-	ASSERT_NE(NULL, self->skel) TH_LOG("opening contexts.bpf.o failed");
-	point_programs(self->skel, self->progs);
-	drop_missing_targets(self->progs);
-	ASSERT_EQ(0, contexts_bpf__load(self->skel)) TH_LOG("loading contexts.bpf.o failed");
+	ASSERT_EQ(0, open_and_load(_metadata, self, true));
+	if (res->timer_refused[0]) {
+		/* That kernel's verifier: TC walks without arming the timer. */
+		contexts_bpf__destroy(self->skel);
+		ASSERT_EQ(0, open_and_load(_metadata, self, false));
+	}
 }
 
 FIXTURE_TEARDOWN(contexts)
@@ -448,7 +491,8 @@ TEST_F_TIMEOUT(contexts, every_program_type, 1200)
 	res->counted = counted;
 	res->nmis = nmis;
 	for (i = 0; i < CTX_NR; i++) {
-		if ((i == CTX_PERF_HW && !hw) || res->dropped[i][0])
+		if ((i == CTX_PERF_HW && !hw) || res->dropped[i][0] ||
+		    (i == CTX_TIMER && res->timer_refused[0]))
 			continue;
 		points++;
 		total_walks += res->stats[i].walks;
@@ -527,12 +571,17 @@ TEST_F(point, in_context)
 	}
 	if (i == CTX_PERF_HW && !res->hw)
 		SKIP(return, "no hardware perf events in this machine (%s)", strerror(res->hw_errno));
+	if (i == CTX_TIMER && res->timer_refused[0])
+		SKIP(return, "%s's verifier refuses bpf_timer on PREEMPT_RT (\"%s\")", u.release,
+		     res->timer_refused);
 	printf("# %-45s %6llu fires %7llu walks %8llu elements %4llu full; "
-	       "task %llu softirq %llu hardirq %llu nmi %llu%s\n",
+	       "task %llu softirq %llu hardirq %llu nmi %llu; not preemptible %llu, "
+	       "bottom halves off in the task %llu%s\n",
 	       where_name[i], (unsigned long long)st->fires, (unsigned long long)st->walks,
 	       (unsigned long long)st->elements, (unsigned long long)st->full_walks,
 	       (unsigned long long)st->in_task, (unsigned long long)st->in_softirq,
 	       (unsigned long long)st->in_hardirq, (unsigned long long)st->in_nmi,
+	       (unsigned long long)st->non_preemptible, (unsigned long long)st->task_bh_off,
 	       st->ctx_unknown ? " (context unknown on this kernel)" : "");
 	EXPECT_GT(st->fires, 0) TH_LOG("%s never fired", where_name[i]);
 	EXPECT_EQ(0, st->bad) TH_LOG("%s: %llu results against the contract, last: kind %u got %d",
@@ -564,8 +613,19 @@ TEST_F(point, in_context)
 	case CTX_PERF_EVENT:
 		EXPECT_EQ(st->fires, st->in_hardirq) TH_LOG("%s outside hard IRQ", where_name[i]);
 		break;
-	case CTX_SCHED_SWITCH:
 	case CTX_TASKLIST_LOCK:
+		if (res->rt) {
+			/*
+			 * A sleeping rwlock on PREEMPT_RT: held, yet the preempt
+			 * count is 0 and preemptible() says yes. The case where
+			 * new() must not take the id table (kit_cgroup_may_lock()).
+			 */
+			EXPECT_GT(st->fires - st->non_preemptible, 0)
+				TH_LOG("%s never ran preemptible on PREEMPT_RT", where_name[i]);
+			break;
+		}
+		/* fall through */
+	case CTX_SCHED_SWITCH:
 	case CTX_CSS_SET_LOCK:
 	case CTX_CGROUP_MUTEX:
 		/* A spinlock is held (or IRQs are off): never preemptible. */
@@ -577,15 +637,27 @@ TEST_F(point, in_context)
 			TH_LOG("%s ran preemptible", where_name[i]);
 		break;
 	case CTX_SOFTIRQ:
-		EXPECT_GT(st->in_softirq, 0) TH_LOG("%s never ran in softirq", where_name[i]);
+		/* PREEMPT_RT runs RCU callbacks in threads, bottom halves off. */
+		EXPECT_GT(st->in_softirq + st->task_bh_off, 0)
+			TH_LOG("%s never ran in softirq or with bottom halves off", where_name[i]);
+		if (res->rt)
+			EXPECT_EQ(0, st->in_softirq) TH_LOG("%s: a softirq count on PREEMPT_RT", where_name[i]);
 		break;
 	case CTX_TIMER:
-		EXPECT_EQ(st->fires, st->in_softirq) TH_LOG("%s outside softirq", where_name[i]);
+		EXPECT_EQ(st->fires, st->in_softirq + st->task_bh_off)
+			TH_LOG("%s outside softirq", where_name[i]);
 		break;
 	case CTX_TC_EGRESS:
-		/* Bottom halves off (rcu_read_lock_bh()), in the sender's context. */
-		EXPECT_EQ(st->fires, st->non_preemptible)
-			TH_LOG("%s ran preemptible", where_name[i]);
+		/*
+		 * Bottom halves off (rcu_read_lock_bh()), in the sender's
+		 * context: in the preempt count, or on PREEMPT_RT in the task's
+		 * own softirq count, the preempt count staying 0.
+		 */
+		EXPECT_EQ(st->fires, st->non_preemptible + st->task_bh_off)
+			TH_LOG("%s ran with bottom halves on", where_name[i]);
+		if (res->rt)
+			EXPECT_GT(st->task_bh_off, 0) TH_LOG("%s: no task softirq count on PREEMPT_RT",
+							     where_name[i]);
 		break;
 	case CTX_KERNFS_RWSEM:
 		/* A sleeping lock: the program runs preemptible, in task context. */

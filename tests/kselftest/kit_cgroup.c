@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -378,6 +379,58 @@ TEST_F(walks, lookup_budget_in_irq)
 	EXPECT_EQ(0, kit_walk_irq(self->skel, old, SELF, cpu));
 	EXPECT_EQ(old, self->skel->bss->kit_ids[0]);
 	EXPECT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
+}
+
+/*
+ * Which way new() looks up an id that is not the caller's cgroup or an
+ * ancestor. The kernel's id table (cgroup_get_from_id(), counted here by an
+ * fentry program) only from a caller that holds no lock: never on
+ * PREEMPT_RT, where a held spinlock_t leaves the preempt count alone and
+ * preemptible() cannot tell; never from a program that is not preemptible;
+ * and from a syscall program under bpf_rcu_read_lock() on a kernel that
+ * counts preemption with preemptible RCU (uname -v says PREEMPT or
+ * PREEMPT_DYNAMIC). Either way the cgroup is found.
+ */
+TEST_F(walks, lookup_path_by_kernel)
+{
+	unsigned long long id = ino_of(TREE "/c1/c0");
+	struct bpf_link *link;
+	struct utsname u;
+	bool rt, preempt;
+	__u64 calls;
+
+	ASSERT_EQ(0, uname(&u));
+	rt = strstr(u.version, "PREEMPT_RT");
+	preempt = strstr(u.version, " PREEMPT ") || strstr(u.version, " PREEMPT_DYNAMIC ");
+	ASSERT_EQ(0, move_self(TREE "/c2"));
+	self->skel->bss->counted_tgid = getpid();
+	link = bpf_program__attach(self->skel->progs.count_id_table);
+	ASSERT_NE(NULL, link) TH_LOG("fentry/cgroup_get_from_id: %s", strerror(errno));
+
+	self->skel->bss->id_table_calls = 0;
+	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, id, SELF));
+	EXPECT_EQ(id, self->skel->bss->kit_ids[0]);
+	EXPECT_EQ(0, self->skel->bss->id_table_calls) TH_LOG("a raw_tp run used the id table");
+
+	self->skel->bss->id_table_calls = 0;
+	EXPECT_EQ(0, kit_walk(self->skel, id, SELF));
+	EXPECT_EQ(id, self->skel->bss->kit_ids[0]);
+	calls = self->skel->bss->id_table_calls;
+	TH_LOG("%s: a syscall program's lookup made %llu id-table calls", u.version,
+	       (unsigned long long)calls);
+	if (rt) {
+		EXPECT_EQ(0, calls) TH_LOG("PREEMPT_RT: the lookup used the id table");
+	} else if (preempt) {
+		EXPECT_LE(1, calls) TH_LOG("a preemptible lookup did not use the id table");
+	} else {
+		EXPECT_EQ(0, calls) TH_LOG("no preempt count: preemptible() is false, no id table");
+	}
+
+	/* The caller's own cgroup never needs a lookup. */
+	self->skel->bss->id_table_calls = 0;
+	EXPECT_EQ(0, kit_walk(self->skel, ino_of(TREE "/c2"), SELF));
+	EXPECT_EQ(0, self->skel->bss->id_table_calls);
+	bpf_link__destroy(link);
 }
 
 /* kit_cgroup_at from a cgroup pointer: the same walks as kit_cgroup from its id. */

@@ -38,9 +38,29 @@ extern const int __preempt_count __ksym __weak;
  */
 extern const unsigned long local_interrupt_disable_state __ksym __weak;
 
+/*
+ * PREEMPT_RT keeps the softirq count per task, not in the preempt count: a
+ * softirq (run by a thread there) and local_bh_disable() show only in
+ * current->softirq_disable_cnt, a field other kernels do not have.
+ */
+struct task_struct___rt {
+	int softirq_disable_cnt;
+} __attribute__((preserve_access_index));
+
+#define SOFTIRQ_MASK	0x0000ff00
 #define SOFTIRQ_OFFSET	0x00000100
 #define HARDIRQ_MASK	(bpf_ksym_exists(&local_interrupt_disable_state) ? 0x0f000000 : 0x000f0000)
 #define NMI_MASK	(bpf_ksym_exists(&local_interrupt_disable_state) ? 0x10000000 : 0x00f00000)
+
+/* The current task's softirq count on PREEMPT_RT, 0 elsewhere. */
+static __always_inline int task_softirq_count(void)
+{
+	struct task_struct___rt *t = (void *)bpf_get_current_task_btf();
+
+	if (!bpf_core_field_exists(t->softirq_disable_cnt))
+		return 0;
+	return BPF_CORE_READ(t, softirq_disable_cnt) & SOFTIRQ_MASK;
+}
 
 /*
  * What a walk carries from one element to the next lives here, not in
@@ -308,6 +328,8 @@ static __always_inline void walk_everything(__u32 where)
 		__sync_fetch_and_add(&st->in_task, 1);
 	if (pc > 0)
 		__sync_fetch_and_add(&st->non_preemptible, 1);
+	else if (task_softirq_count() > 0)
+		__sync_fetch_and_add(&st->task_bh_off, 1);
 
 	walk_num(st, sc);
 	walk_seq(st, sc);
@@ -459,6 +481,8 @@ struct {
 	__type(value, struct timer_elem);
 } timers SEC(".maps");
 
+/* Cleared where the verifier refuses bpf_timer (PREEMPT_RT up to some 6.x). */
+const volatile bool timers_allowed = true;
 __u64 timer_period_ns = 2000000;
 __u32 timer_armed;
 int timer_err;			/* the first error arming it, if any */
@@ -500,7 +524,7 @@ static __noinline void arm_timer(void)
 SEC("tcx/egress")
 int tc_egress(struct __sk_buff *skb)
 {
-	if (enabled && !timer_armed)
+	if (timers_allowed && enabled && !timer_armed)
 		arm_timer();	/* once */
 	walk_everything(CTX_TC_EGRESS);
 	return 0;	/* TC_ACT_OK */

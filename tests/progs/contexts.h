@@ -42,6 +42,7 @@ struct ctx_stats {
 	__u64 bad;		/* results against the contract */
 	__u64 in_nmi, in_hardirq, in_softirq, in_task, ctx_unknown;
 	__u64 non_preemptible;	/* fires with a non-zero preempt count */
+	__u64 task_bh_off;	/* the others with bottom halves off in the task (PREEMPT_RT) */
 	__u32 last_bad_what;
 	__s32 last_bad_got;
 };

@@ -7,6 +7,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
 #include "iterkit.bpf.h"
 
 #define MAX_IDS 1024
@@ -198,6 +199,18 @@ int hold(void *ctx)
 	}
 	bpf_iter_kit_cgroup_destroy(&it);
 	bpf_rcu_read_unlock();
+	return 0;
+}
+
+/* Calls of the kernel's id-table lookup made by the process counted_tgid. */
+__u32 counted_tgid;		/* in */
+__u64 id_table_calls;		/* out */
+
+SEC("fentry/cgroup_get_from_id")
+int BPF_PROG(count_id_table, u64 id)
+{
+	if (bpf_get_current_pid_tgid() >> 32 == counted_tgid)
+		__sync_fetch_and_add(&id_table_calls, 1);
 	return 0;
 }
 

@@ -9,7 +9,8 @@
 # GPT disk: an EFI system partition with Debian's signed shim and grub (as
 # \EFI\BOOT\BOOTX64.EFI, the path firmware boots without boot entries) and
 # an ext4 root made by mmdebstrap, with systemd, the release's stock signed
-# cloud kernel and its headers, grub-efi (update-grub runs in the guest on
+# kernel and its headers (bookworm: the generic flavour servers and desktops
+# run; trixie: the cloud flavour), grub-efi (update-grub runs in the guest on
 # kernel installs), mokutil, and the test agent (tests/system/agent) on the
 # second serial port. No loop device: `mkfs.ext4 -d`, `mkfs.vfat -C` +
 # mtools, sfdisk on a plain file.
@@ -52,25 +53,27 @@ bookworm)
 	# the kernels are then exactly the stock 6.1 and backports' 6.12.
 	sources=("deb $MIRROR bookworm main" "deb $MIRROR bookworm-backports main")
 	backports=bookworm-backports
+	flavour=amd64
 	;;
 trixie)
 	sources=("deb $MIRROR trixie main" "deb $MIRROR trixie-backports main")
 	backports=trixie-backports
+	flavour=cloud-amd64
 	;;
 *) echo "image.sh: unknown release '$rel' (bookworm, trixie)" >&2; exit 2 ;;
 esac
 
-# Installed in the image: a booted Debian system with the stock cloud kernel
-# and its headers (a DKMS user has them), the Secure Boot chain, and what
+# Installed in the image: a booted Debian system with the stock kernel of
+# its flavour and its headers (a DKMS user has them), the Secure Boot chain, and what
 # the test itself uses in the guest (binutils: readelf on the installed
 # module; openssl: a key of another signer).
 base_pkgs="systemd-sysv udev kmod apt initramfs-tools e2fsprogs dosfstools procps
-	linux-image-cloud-amd64 linux-headers-cloud-amd64
+	linux-image-$flavour linux-headers-$flavour
 	grub-efi-amd64 grub-efi-amd64-signed shim-signed mokutil
 	xz-utils zstd binutils openssl"
 # Downloaded only: what the guest's apt installs offline.
 offline_pkgs="$(iterkit_deps)"
-offline_kernel="linux-image-cloud-amd64 linux-headers-cloud-amd64"
+offline_kernel="linux-image-$flavour linux-headers-$flavour"
 
 # What the guest's two apt commands will fetch, downloaded into the root's
 # /var/cache/iterkit-offline: the story is played in a throw-away overlay of
@@ -110,7 +113,7 @@ fi
 key=$(
 	{
 		cat "$0" "$top/tests/system/agent" "$top/tests/system/iterkit-agent.service"
-		echo "$rel $MIRROR ${sources[*]} $offline_pkgs"
+		echo "$rel $MIRROR ${sources[*]} $offline_pkgs $flavour"
 	} | sha256sum | cut -c1-16
 )
 if [ -n "$key_only" ]; then
