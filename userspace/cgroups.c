@@ -431,6 +431,10 @@ static int cgroups_show(struct kit_prog *p, const void *in, void *ctx)
 	if (b->ret == -ENOENT)
 		return kit_error("no such cgroup: id %llu%s", i->root_id,
 				 b->ns_level ? " in this cgroup namespace" : "");
+	if (b->ret == -E2BIG)
+		return kit_error("cgroup id %llu: the lock-free lookup gave up before finding it "
+				 "(E2BIG: more cgroups than its budget; see docs/walker-cgroup.md)",
+				 i->root_id);
 	if (b->ret)
 		return kit_error("bpf_iter_kit_cgroup_new() failed: %s", strerror(-b->ret));
 	rc = cg_view_build(v, p, i);
