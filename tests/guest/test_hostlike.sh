@@ -233,19 +233,26 @@ sh -c "echo \$\$ > $CG/machine.slice/ct1/cgroup.procs &&
 ct_unshare=$!
 i=0
 while [ ! -f "$TMP/ct.up" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+# children_of PID: the pids whose parent is PID, from each /proc/N/stat
+# (/proc/PID/task/PID/children needs CONFIG_PROC_CHILDREN, which not every
+# kernel has).
+children_of() {
+	local s
+	for s in /proc/[0-9]*/stat; do
+		# "pid (comm) S ppid ...": the comm may hold spaces and parentheses.
+		[ "$(sed -n 's/.*) [A-Za-z] \([0-9]*\) .*/\1/p' "$s" 2>/dev/null)" = "$1" ] &&
+			cut -d' ' -f1 "$s"
+	done
+}
 # The container's init: the process busybox's unshare forked (its pid 1).
-for s in /proc/[0-9]*/stat; do
-	# "pid (comm) S ppid ...": the comm may hold spaces and parentheses.
-	[ "$(sed -n 's/.*) [A-Za-z] \([0-9]*\) .*/\1/p' "$s" 2>/dev/null)" = "$ct_unshare" ] &&
-		ct_init=$(cut -d' ' -f1 "$s")
-done
+ct_init=$(children_of "$ct_unshare" | head -n 1)
 tap_check "set-up: a container with its own pid, cgroup and mount namespaces (init: host pid ${ct_init:-none})" \
 	sh -c "[ -f $TMP/ct.up ] && [ -n '$ct_init' ] && [ \"\$(readlink /proc/$ct_init/ns/pid)\" != \"\$(readlink /proc/self/ns/pid)\" ] && [ \"\$(readlink /proc/$ct_init/ns/cgroup)\" != \"\$(readlink /proc/self/ns/cgroup)\" ]"
 # The processes this suite started there, by their pids in the container:
 # its init (1) and the init's two workers.
 ct_known=$({
 	echo 1
-	for c in $(cat "/proc/$ct_init/task/$ct_init/children" 2>/dev/null); do
+	for c in $(children_of "$ct_init"); do
 		awk '/^NSpid:/ { print $NF }' "/proc/$c/status"
 	done
 } | sort -n | tr '\n' ' ')
