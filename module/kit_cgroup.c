@@ -239,11 +239,12 @@ static struct cgroup *kit_cgroup_find_down(struct cgroup *root, u64 id, u32 step
  * Whether the lookup may go through the kernel's id table. cgroup_get_from_id()
  * may take kernfs_idr_lock (older kernels look ids up under it) and may drop
  * the last reference to a kernfs node or cgroup being removed, which takes
- * that lock, calls call_rcu() or queues work: safe only where no spinlock is held, interrupts are on and this is
- * not an interrupt, which preemptible() tells on most kernels. On PREEMPT_RT
- * it does not: a spinlock_t there is a sleeping lock that leaves the preempt
- * count alone, so a program attached inside kernfs_idr_lock's section would
- * take that lock again. There the lock-free walk serves every lookup.
+ * that lock, calls call_rcu() or queues work: safe only where no spinlock is
+ * held, interrupts are on and this is not an interrupt, which preemptible()
+ * tells on most kernels. On PREEMPT_RT it does not: a spinlock_t there is a
+ * sleeping lock that leaves the preempt count alone, so a program attached
+ * inside kernfs_idr_lock's section would take that lock again. There the
+ * lock-free walk serves every lookup.
  */
 static bool kit_cgroup_may_lock(void)
 {
