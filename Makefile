@@ -51,11 +51,15 @@ OBJCOPY ?= objcopy
 # Kernels from 6.19 are built with -fms-extensions, and their vmlinux.h embeds
 # structs as anonymous members ("struct slock_owned;"): without the flag
 # clang drops those members, and with -Werror it stops.
+# The source tree's path is mapped to "." in debug info and BTF line info (the
+# light skeletons embed it in the loader): packages built in two places are
+# the same bytes.
+PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
-	-fms-extensions -Wno-microsoft-anon-tag \
+	-fms-extensions -Wno-microsoft-anon-tag $(PREFIX_MAP) \
 	-I$(BUILD) -Ibpf -I$(SYSROOT)/usr/include/$(MULTIARCH)
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace \
-	-DITERKIT_VERSION='"$(VERSION)"' $(CROSS_FLAGS)
+	-DITERKIT_VERSION='"$(VERSION)"' $(PREFIX_MAP) $(CROSS_FLAGS)
 # Header dependencies of every C and BPF object (and of the programs built in
 # one step): a changed header rebuilds what includes it.
 DEPFLAGS = -MMD -MP -MF $@.d -MT $@
@@ -86,7 +90,7 @@ KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/se
 DKMS_FILES := VERSION Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
 	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
-.PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-mutants check-pkg matrix deps deb rpm bench bench-progs flake-hunt
+.PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-mutants check-pkg matrix deps deb rpm release bench bench-progs flake-hunt
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -327,13 +331,19 @@ install-dkms-src:
 # Packages, built from a clean copy of the sources under build/pkg/.
 # DEB_ARCH=<arch> (e.g. arm64) cross-builds the loader package for it
 # (dpkg-buildpackage -a): install-deps.sh adds the architecture to dpkg and
-# installs the build dependencies for it.
+# installs the build dependencies for it. DEB_SUFFIX=+deb12 appends to the
+# binary packages' version (make release: one per Debian release).
 PKG := $(BUILD)/pkg
+# Tarballs whose bytes depend on the files alone: sorted, owned by root, no
+# modes u+rw, go=r (and x where any x), every time SOURCE_DATE_EPOCH (else the commit's).
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+REPRO_TAR := --sort=name --owner=0 --group=0 --numeric-owner --mode=u+rwX,go=rX \
+	--mtime=@$(SOURCE_DATE_EPOCH) --clamp-mtime --format=gnu
 deb:
 	scripts/install-deps.sh pkg $(if $(DEB_ARCH),cross-$(DEB_ARCH))
 	rm -rf $(PKG)/deb && mkdir -p $(PKG)/deb
 	scripts/srcdist.sh $(PKG)/deb/iterkit-$(VERSION)
-	cd $(PKG)/deb/iterkit-$(VERSION) && dpkg-buildpackage -us -uc -b $(if $(DEB_ARCH),-a $(DEB_ARCH))
+	cd $(PKG)/deb/iterkit-$(VERSION) && DEB_SUFFIX=$(DEB_SUFFIX) dpkg-buildpackage -us -uc -b $(if $(DEB_ARCH),-a $(DEB_ARCH))
 	@ls $(PKG)/deb/*.deb
 
 # On Debian, rpmbuild cannot see Fedora's build dependencies (--nodeps): the
@@ -341,16 +351,31 @@ deb:
 # _modulesloaddir (systemd-rpm-macros on Fedora) is given. Debian's
 # brp-compress needs bash (read -d) but is run with /bin/sh: run it with bash;
 # it has no find-debuginfo to strip the loader, as Fedora's build does.
+# With SOURCE_DATE_EPOCH set (make release) the build time, file times and
+# build host are fixed, so two builds of one commit are the same bytes; the
+# source RPM is made apart, for the binary ones would record its checksum,
+# and it holds the build directory's path.
+# RPM_ARCH=aarch64 cross-builds the loader's RPM for arm64 (no %check: its
+# binary cannot run here), against the arm64 libraries install-deps.sh adds.
+RPM_ARCH ?=
+RPM_CROSS = $(if $(filter aarch64,$(RPM_ARCH)),--target aarch64 --nocheck \
+	--define "kit_make_args BPF_ARCH=arm64 CC=aarch64-linux-gnu-gcc OBJCOPY=aarch64-linux-gnu-objcopy")
+RPM_MULTIARCH = $(if $(filter aarch64,$(RPM_ARCH)),aarch64-linux-gnu,$(MULTIARCH))
+RPM_STRIP = $(if $(filter aarch64,$(RPM_ARCH)),aarch64-linux-gnu-strip,strip)
 rpm:
-	scripts/install-deps.sh pkg
+	@case "$(RPM_ARCH)" in ""|aarch64) ;; *) echo "make rpm: RPM_ARCH is aarch64 or unset (this machine's)" >&2; exit 1 ;; esac
+	scripts/install-deps.sh pkg $(if $(RPM_ARCH),cross-arm64)
 	rm -rf $(PKG)/rpm && mkdir -p $(PKG)/rpm/SOURCES
 	scripts/srcdist.sh $(PKG)/rpm/iterkit-$(VERSION)
-	tar -C $(PKG)/rpm -czf $(PKG)/rpm/SOURCES/iterkit-$(VERSION).tar.gz iterkit-$(VERSION)
-	rpmbuild -ba --nodeps --define "_topdir $(CURDIR)/$(PKG)/rpm" \
-		--define "vmlinux_h /usr/include/$(MULTIARCH)/linux/bpf/vmlinux.h" \
+	tar -C $(PKG)/rpm $(REPRO_TAR) -cf - iterkit-$(VERSION) | gzip -n9 > $(PKG)/rpm/SOURCES/iterkit-$(VERSION).tar.gz
+	rpmbuild -bb --nodeps --define "_topdir $(CURDIR)/$(PKG)/rpm" \
+		--define "_buildhost reproducible" --define "use_source_date_epoch_as_buildtime 1" \
+		--define "clamp_mtime_to_source_date_epoch 1" \
+		--define "vmlinux_h /usr/include/$(RPM_MULTIARCH)/linux/bpf/vmlinux.h" \
 		--define "_modulesloaddir /usr/lib/modules-load.d" \
-		--define "__os_install_post bash /usr/lib/rpm/brp-compress /usr; strip --strip-unneeded %{buildroot}%{_sbindir}/iterkit" \
-		iterkit.spec
+		--define "__os_install_post bash /usr/lib/rpm/brp-compress /usr; $(RPM_STRIP) --strip-unneeded %{buildroot}%{_sbindir}/iterkit" \
+		$(RPM_CROSS) iterkit.spec
+	rpmbuild -bs --nodeps --define "_topdir $(CURDIR)/$(PKG)/rpm" iterkit.spec
 	@ls $(PKG)/rpm/RPMS/*/*.rpm $(PKG)/rpm/SRPMS/*.rpm
 
 # rpmlint on what `make rpm` built (RPM_DIR=<dir> for another build), with
@@ -359,6 +384,13 @@ RPM_DIR ?= $(PKG)/rpm
 .PHONY: rpmlint
 rpmlint:
 	scripts/rpmlint.sh $(RPM_DIR)
+
+# Everything a release publishes, from the committed tree, signed with
+# SIGNING_KEY=<fingerprint> from the caller's keyring (scripts/release.sh,
+# docs/release.md).
+release:
+	scripts/install-deps.sh build pkg release cross-arm64
+	scripts/release.sh
 
 deps:
 	scripts/install-deps.sh

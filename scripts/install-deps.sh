@@ -3,7 +3,7 @@
 # bookworm-backports only. Idempotent: installs only what is missing. In a
 # newer Debian (the project's trixie/sid build roots, a Debian 13 machine)
 # the same packages come from that release's own sources.
-#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench] [debug] [system] [arm64] [qemu-user]
+#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench] [debug] [system] [release] [arm64] [qemu-user]
 #   (default: build vm test pkg; bench, debug and system only when asked, by
 #   make bench, make check-debug and make system-test; arm64 by the matrix's
 #   arm64 kernels, and qemu-user by the arm64 build root, scripts/buildroot.sh)
@@ -153,6 +153,12 @@ fi
 if [[ " $want " == *" system "* ]]; then
 	install mmdebstrap e2fsprogs dosfstools mtools fdisk ovmf qemu-utils openssl
 	install -t bookworm-backports python3-virt-firmware "qemu-system-x86>=1:10"
+fi
+
+# make release: the apt repository (reprepro), the dnf one (createrepo_c),
+# OpenPGP signatures (gnupg), and what shows why two builds differ.
+if [[ " $want " == *" release "* ]]; then
+	install reprepro createrepo-c gnupg xz-utils git diffoscope-minimal
 fi
 
 # Packages: the tools, then whatever debian/control's Build-Depends lists

@@ -7,7 +7,9 @@ dest=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$dest"
 cd "$top"
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+# A tree that is its own git work tree copies what git tracks; a copy inside
+# another's build directory (make release's) copies all it has.
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
 	git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$dest"
 else
 	tar --exclude=./build --exclude=./.git --exclude=./iterkit --exclude='*.ko' \
