@@ -155,10 +155,11 @@ if [[ " $want " == *" system "* ]]; then
 	install -t bookworm-backports python3-virt-firmware "qemu-system-x86>=1:10"
 fi
 
-# make release: the apt repository (reprepro), the dnf one (createrepo_c),
-# OpenPGP signatures (gnupg), and what shows why two builds differ.
+# make release: the apt repository (aptly: bookworm's reprepro keeps one
+# version of a package per suite), the dnf one (createrepo_c), OpenPGP
+# signatures (gnupg), and what shows why two builds differ.
 if [[ " $want " == *" release "* ]]; then
-	install reprepro createrepo-c gnupg xz-utils git diffoscope-minimal
+	install aptly createrepo-c gnupg xz-utils git diffoscope-minimal
 fi
 
 # Packages: the tools, then whatever debian/control's Build-Depends lists

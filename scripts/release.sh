@@ -7,7 +7,7 @@
 #   debs/bookworm/, debs/trixie/  the .debs for Debian 12 (built here) and 13
 #                                 (the trixie build root), amd64, arm64, all
 #   rpms/                         the RPMs (x86_64, aarch64, noarch), signed
-#   apt/                          the apt repository (reprepro): suites bookworm
+#   apt/                          the apt repository (aptly): suites bookworm
 #                                 and trixie, component main, signed
 #   rpm/                          the dnf repository (createrepo_c), signed
 #                                 repomd.xml, and iterkit.repo
@@ -104,36 +104,34 @@ for a in "" aarch64; do
 	fi
 done
 cp "$work"/rpms-unsigned/*.rpm "$out/rpms/"
-rpmsign --addsign --define "_gpg_name $fpr" ${GNUPGHOME:+--define "_gpg_path $GNUPGHOME"} \
+# Debian's rpm looks for gpg2 (Fedora's name): it is told where gpg is.
+rpmsign --addsign --define "_gpg_name $fpr" --define "__gpg $(command -v gpg)" \
+	${GNUPGHOME:+--define "_gpg_path $GNUPGHOME"} \
 	"$out"/rpms/*.rpm > "$work/rpmsign.log" 2>&1 || die "rpmsign failed: $(tail -n 1 "$work/rpmsign.log")"
 
 # -- the keys --
 gpg --batch --export "$fpr" > "$out/iterkit-archive-keyring.gpg"
 gpg --batch --armor --export "$fpr" > "$out/iterkit-archive-keyring.asc"
 
-# -- the apt repository: reprepro keeps every version (Limit: 0) --
-rep=$work/reprepro
-mkdir -p "$rep/conf"
-for suite in bookworm trixie; do
-	cat <<EOF
-Origin: iterkit
-Label: iterkit
-Codename: $suite
-Architectures: amd64 arm64 all
-Components: main
-Description: iterkit for Debian ${suite_num[$suite]} ($suite)
-SignWith: $fpr
-Limit: 0
-
+# -- the apt repository: aptly, whose repositories keep every version --
+cat > "$work/aptly.conf" <<EOF
+{"rootDir": "$work/aptly", "gpgProvider": "gpg", "architectures": ["amd64", "arm64", "all"]}
 EOF
-done > "$rep/conf/distributions"
+aptly=(aptly -config="$work/aptly.conf")
 for suite in bookworm trixie; do
+	"${aptly[@]}" repo create -distribution="$suite" -component=main \
+		-comment="iterkit for Debian ${suite_num[$suite]} ($suite)" "iterkit-$suite" > "$work/aptly.log" 2>&1 ||
+		die "aptly repo create: $(tail -n 1 "$work/aptly.log")"
 	for d in ${previous:+"$previous/debs/$suite"} "$out/debs/$suite"; do
 		ls "$d"/*.deb > /dev/null 2>&1 || die "no .debs in $d"
-		reprepro -b "$rep" --outdir "$out/apt" includedeb "$suite" "$d"/*.deb > "$work/reprepro.log" 2>&1 ||
-			die "reprepro includedeb $suite: $(tail -n 2 "$work/reprepro.log")"
+		"${aptly[@]}" repo add "iterkit-$suite" "$d" > "$work/aptly.log" 2>&1 ||
+			die "aptly repo add $suite $d: $(tail -n 1 "$work/aptly.log")"
 	done
+	"${aptly[@]}" publish repo -batch -gpg-key="$fpr" -origin=iterkit -label=iterkit \
+		"iterkit-$suite" > "$work/aptly.log" 2>&1 ||
+		die "aptly publish $suite: $(tail -n 2 "$work/aptly.log")"
 done
+cp -rL "$work/aptly/public" "$out/apt"
 
 # -- the dnf repository --
 mkdir -p "$out/rpm"
