@@ -47,7 +47,7 @@ missing() {
 		min=${p#"$name"}
 		min=${min#>=}
 		ver=$(dpkg-query -W -f='${Status} ${Version}\n' "$name" 2>/dev/null |
-			sed -n 's/^install ok installed //p')
+			sed -n 's/^install ok installed //p' | head -n 1)
 		if [ -z "$ver" ] || { [ -n "$min" ] && dpkg --compare-versions "$ver" lt "$min"; }; then
 			echo "$name"
 		fi

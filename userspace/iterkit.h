@@ -166,6 +166,8 @@ bool kit_parse_u64(const char *s, uint64_t *out);
 /* Seconds: decimal digits with an optional fraction ("0.5"), at most a day. */
 bool kit_parse_seconds(const char *s, double *out);
 
+/* <0, 0, >0 as version a is older than, the same as, newer than b ("0.1.9" < "0.1.10"). */
+int kit_version_cmp(const char *a, const char *b);
 /* Whether a loader of version mine speaks a module of version: the same MAJOR.MINOR. */
 bool kit_version_speaks(const char *mine, const char *version);
 
@@ -195,6 +197,12 @@ void kit_sleep(double seconds);
 int kit_require_module(void);
 /* The module's version (/sys/module/iterkit/version), "" if none. */
 const char *kit_module_version(void);
+/*
+ * The version of the module modprobe would load for this kernel (modinfo),
+ * "" if none is installed: after a package upgrade it can be newer than
+ * the loaded one.
+ */
+const char *kit_module_installed_version(void);
 /* Whether this loader speaks that module version. */
 bool kit_module_version_ok(const char *version);
 

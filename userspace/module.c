@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "iterkit.h"
@@ -35,6 +36,47 @@ const char *kit_module_version(void)
 	n = read(fd, version, sizeof(version) - 1);
 	close(fd);
 	version[n > 0 ? n : 0] = '\0';
+	version[strcspn(version, "\n")] = '\0';
+	return version;
+}
+
+const char *kit_module_installed_version(void)
+{
+	static const char *const modinfo[] = { "/usr/sbin/modinfo", "/sbin/modinfo", NULL };
+	static char version[64];
+	static bool read_once;
+	const char *path = NULL;
+	int fds[2], status, i;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	if (read_once)
+		return version;
+	read_once = true;
+	for (i = 0; modinfo[i] && !path; i++)
+		if (access(modinfo[i], X_OK) == 0)
+			path = modinfo[i];
+	if (!path || pipe(fds))
+		return version;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		close(fds[0]);
+		dup2(fds[1], STDOUT_FILENO);
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		execl(path, "modinfo", "-F", "version", "iterkit", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while (pid > 0 && got < (ssize_t)sizeof(version) - 1 &&
+	       (n = read(fds[0], version + got, sizeof(version) - 1 - got)) > 0)
+		got += n;
+	close(fds[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	version[got] = '\0';
 	version[strcspn(version, "\n")] = '\0';
 	return version;
 }

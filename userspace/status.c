@@ -184,6 +184,7 @@ static void status_json(const struct utsname *u, const struct kit_iter *const *i
 	kit_json_kbool(&j, "module_btf", access("/sys/kernel/btf/iterkit", R_OK) == 0);
 	kit_json_kstr(&j, "module_version", version);
 	kit_json_kbool(&j, "module_version_supported", kit_module_version_ok(version));
+	kit_json_kstr(&j, "module_installed_version", kit_module_installed_version());
 	kit_json_kstr(&j, "loader_version", ITERKIT_VERSION);
 	kit_json_key(&j, "iterators");
 	kit_json_array(&j);
@@ -233,6 +234,8 @@ static void status_text(const struct utsname *u, const struct kit_iter *const *i
 	bool loaded = access("/sys/module/iterkit", F_OK) == 0;
 	bool have_btf = access("/sys/kernel/btf/iterkit", R_OK) == 0;
 	const char *version = kit_module_version();
+	const char *installed = loaded ? kit_module_installed_version() : "";
+	int stale = installed[0] && version[0] ? kit_version_cmp(version, installed) : 0;
 	struct kit_out *o = &kit_stdout;
 	unsigned int i, k;
 	int r;
@@ -244,8 +247,11 @@ static void status_text(const struct utsname *u, const struct kit_iter *const *i
 		       "not supported (no bpf_iter_task_new: no KF_RCU_PROTECTED)");
 	if (!loaded)
 		kit_out_printf(o, "module:        %s\n", hint);
-	else if (kit_module_version_ok(version))
+	else if (kit_module_version_ok(version) && !stale)
 		kit_out_printf(o, "module:        loaded, version %s\n", version);
+	else if (kit_module_version_ok(version))
+		kit_out_printf(o, "module:        loaded, version %s, %s than the one installed for this kernel (%s): load that one with modprobe -r iterkit && modprobe iterkit, or reboot\n",
+			       version, stale < 0 ? "older" : "newer", installed);
 	else
 		kit_out_printf(o, "module:        loaded, version %s: NOT one this iterkit (%s) speaks\n",
 			       version[0] ? version : "unknown", ITERKIT_VERSION);

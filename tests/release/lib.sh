@@ -19,7 +19,8 @@ rel_prepare() {
 	mkdir -p "$REL_DIR"
 	REL_REV=$(git stash create 2> /dev/null)
 	REL_REV=${REL_REV:-$(git rev-parse HEAD)}
-	export GNUPGHOME=$REL_DIR/gnupg
+	# Not directly under build/*/: gpg's *.d directories would look like make's dependency files there.
+	export GNUPGHOME=$REL_DIR/keys/gnupg
 	if ! gpg --batch --list-secret-keys release@iterkit.invalid > /dev/null 2>&1; then
 		rm -rf "$GNUPGHOME"
 		mkdir -m 700 -p "$GNUPGHOME"
@@ -43,6 +44,7 @@ rel_clone() {
 
 rel_build() {	# rel_build NAME REV UMASK LOCALE TZ
 	local d=$REL_DIR/$1
+	mkdir -p "$(dirname "$d")"
 	rel_clone "$d" "$2" > "$d.log" 2>&1 || return 1
 	(cd "$d" && umask "$3" && LC_ALL=$4 TZ=$5 make release SIGNING_KEY="$REL_FPR") >> "$d.log" 2>&1
 }
