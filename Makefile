@@ -455,7 +455,7 @@ check-debug:
 # STORIES="bookworm" or "trixie" for one). Disk images are cached.
 .PHONY: system-test
 system-test:
-	scripts/install-deps.sh build vm pkg system
+	scripts/install-deps.sh build vm pkg system release cross-arm64
 	tests/system/run $(STORIES)
 
 clean:

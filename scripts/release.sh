@@ -26,7 +26,7 @@
 # Two runs of one commit give the same tarball, .debs and RPMs (before
 # signing; the unsigned RPMs stay in build/release-work/rpms-unsigned):
 # SOURCE_DATE_EPOCH is the commit's time, umask, locale and time zone are
-# fixed, and the build directory's path is mapped away.
+# fixed, and the build directory's path is mapped away (and of a fixed length).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -60,9 +60,15 @@ mkdir -p "$out/debs/bookworm" "$out/debs/trixie" "$out/rpms" "$work/rpms-unsigne
 
 # -- the source: the commit's files, sorted, with the commit's time --
 git -c tar.umask=022 archive --format=tar --prefix="iterkit-$ver/" HEAD | xz -6 -T1 -c > "$out/iterkit-$ver.tar.xz"
-src=$work/src/iterkit-$ver
-mkdir -p "$work/src"
-tar -xJf "$out/iterkit-$ver.tar.xz" -C "$work/src"
+# The packages are built from the tarball's files in a directory whose path
+# has the same length on every run: clang 19 orders a BPF object's BTF types
+# as its memory layout falls, and the build path's length shifts that layout.
+cache=${ITERKIT_CACHE:-/var/cache/iterkit}
+mkdir -p "$cache/release-build"
+builddir=$(mktemp -d "$cache/release-build/XXXXXXXX")
+trap 'rm -rf "$builddir"' EXIT
+src=$builddir/iterkit-$ver
+tar -xJf "$out/iterkit-$ver.tar.xz" -C "$builddir"
 
 # -- the packages --
 # build_debs SUITE ARCH...: `make deb` for each ARCH (the machine's own

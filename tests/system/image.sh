@@ -66,11 +66,12 @@ esac
 # Installed in the image: a booted Debian system with the stock kernel of
 # its flavour and its headers (a DKMS user has them), the Secure Boot chain, and what
 # the test itself uses in the guest (binutils: readelf on the installed
-# module; openssl: a key of another signer).
+# module; openssl: a key of another signer; curl: README's commands that add
+# the repository; busybox: its httpd serves the repository on 127.0.0.1).
 base_pkgs="systemd-sysv udev kmod apt initramfs-tools e2fsprogs dosfstools procps
 	linux-image-$flavour linux-headers-$flavour
 	grub-efi-amd64 grub-efi-amd64-signed shim-signed mokutil
-	xz-utils zstd binutils openssl"
+	xz-utils zstd binutils openssl curl busybox"
 # Downloaded only: what the guest's apt installs offline.
 offline_pkgs="$(iterkit_deps)"
 offline_kernel="linux-image-$flavour linux-headers-$flavour"

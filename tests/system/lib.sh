@@ -52,7 +52,7 @@ sys_story_init() {
 # attached read-only as the second virtio disk, label iterkit-pkgs.
 sys_payload() {	# sys_payload DIR
 	rm -f "$SYS_DIR/payload.img"
-	mkfs.ext4 -q -F -d "$1" -L iterkit-pkgs "$SYS_DIR/payload.img" 64M > /dev/null
+	mkfs.ext4 -q -F -d "$1" -L iterkit-pkgs "$SYS_DIR/payload.img" "$(($(du -sm "$1" | cut -f1) * 2 + 32))M" > /dev/null
 }
 
 sys_accel() {
