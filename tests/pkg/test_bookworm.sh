@@ -72,8 +72,9 @@ tap_contains "... and names the package" "$out" "minimal: no <iterkit/iterkit.bp
 rm -rf "$exd"
 lint=$(lintian --fail-on error,warning "build/pkg/deb/iterkit_${ver}_amd64.changes" 2>&1)
 tap_eq "lintian: no errors, no warnings" "$?" 0 || tap_diag "$lint"
-tap_eq "versions agree (VERSION, debian/changelog, iterkit.spec)" \
-	"$(dpkg-parsechangelog -S Version) $(sed -n 's/^Version: *//p' iterkit.spec)" "$ver $ver"
+tap_eq "versions agree (VERSION, debian/changelog, iterkit.spec and its newest %changelog entry, CHANGELOG.md's newest entry)" \
+	"$(dpkg-parsechangelog -S Version) $(sed -n 's/^Version: *//p' iterkit.spec) $(sed -n '/^%changelog/,$ s/^\* .* - \([0-9.]*\)-[0-9]*$/\1/p' iterkit.spec | head -n 1) $(sed -n 's/^## \([0-9.]*\) .*/\1/p' CHANGELOG.md | head -n 1)" \
+	"$ver $ver $ver $ver"
 
 # -- bookworm's 6.1 headers next to the 6.12 ones --
 old=$(apt-cache depends linux-headers-amd64 2>/dev/null | sed -n 's/.*Depends: \(linux-headers-6\.1\.[^ ]*\)/\1/p' | head -n 1)
