@@ -11,6 +11,7 @@
 #                      make release in $REL_DIR/NAME (log: NAME.log)
 #   rel_build_next     release B in $REL_DIR/b: the next patch version
 #                      ($REL_NEXT), committed, with PREVIOUS=A
+#   rel_built          marks A and B as those of $REL_REV
 #   rel_ensure         A and B, built unless those of this commit are there
 #   rel_dnf_check DIR  dnf in the Fedora-like root reads DIR's repository
 REL_DIR=$top/build/release-test
@@ -62,6 +63,11 @@ rel_build_next() {
 	(cd "$d" && make release SIGNING_KEY="$REL_FPR" PREVIOUS="$REL_DIR/a/build/release") >> "$d.log" 2>&1
 }
 
+# rel_built: A and B of $REL_REV are in place (rel_ensure reuses them).
+rel_built() {
+	echo "$REL_REV $REL_FPR" > "$REL_DIR/.built"
+}
+
 rel_ensure() {
 	rel_prepare || return 1
 	local stamp="$REL_REV $REL_FPR"
@@ -73,7 +79,7 @@ rel_ensure() {
 	rm -f "$REL_DIR/.built"
 	rel_build a "$REL_REV" 022 C.UTF-8 UTC || return 1
 	rel_build_next || return 1
-	echo "$stamp" > "$REL_DIR/.built"
+	rel_built
 }
 
 rel_dnf_check() {	# rel_dnf_check RELEASE_DIR
