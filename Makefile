@@ -433,7 +433,7 @@ check-mutants:
 # trixie build root (Debian 13, Ubuntu-like and Fedora-like installs).
 # PKG_SUITES="test_trixie_arm64 ..." runs only those suites of tests/pkg/.
 check-pkg:
-	scripts/install-deps.sh
+	scripts/install-deps.sh build vm test pkg arm64 qemu-user
 	$(MAKE) all
 	tests/run-all.sh --pkg $(PKG_SUITES)
 

@@ -98,10 +98,24 @@ if [ -n "$run_guest" ]; then
 	vm_job=$!
 fi
 
+# The arm64 build root (tests/pkg/test_trixie_arm64.sh --root) is made while
+# the package suites before it run; its suite waits for it, then reports
+# anything that failed there as its own.
+arm64_root_job=
+if [ "$hostdir" = tests/pkg ] && [ -z "$guest" ] && [ -f tests/pkg/test_trixie_arm64.sh ] &&
+	selected test_trixie_arm64; then
+	bash tests/pkg/test_trixie_arm64.sh --root > build/check-pkg-arm64-root.log 2>&1 &
+	arm64_root_job=$!
+fi
+
 for t in "$hostdir"/test_*.sh; do
 	[ -f "$t" ] && [ -z "$guest" ] || continue
 	name=$(basename "$t" .sh)
 	selected "$name" || continue
+	if [ "$name" = test_trixie_arm64 ] && [ -n "$arm64_root_job" ]; then
+		wait "$arm64_root_job"
+		arm64_root_job=
+	fi
 	t0=$(now_ms)
 	{
 		echo "# suite: $name"

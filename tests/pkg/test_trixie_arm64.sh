@@ -19,6 +19,15 @@ k=7.3.4+deb13-cloud-arm64
 # their gcc-14 and linux-kbuild, arm64 builds).
 ARM64_ROOT_PKGS="dkms pahole libbpf1 zstd xz-utils kmod linux-headers-$k"
 
+# --root: only the root and its packages. tests/run-all.sh starts this first,
+# in the background: made under emulation, the root is the longest wait of a
+# check-pkg with an empty cache, and the suites before this one need none of it.
+if [ "${1:-}" = --root ]; then
+	# shellcheck disable=SC2086
+	"$br" create $root && "$br" install $root $ARM64_ROOT_PKGS
+	exit
+fi
+
 prepare() {
 	# Its own error line says when it is binfmt_misc or qemu-user that failed.
 	pkg_step "cannot create the $root build root from $pkg_mirror" "$br" create $root || return 1
