@@ -89,6 +89,12 @@ in_root() {
 	"$br" run "$root" --overlay "$ov" -- "$@"
 }
 
+# fedora_like ROOT OVERLAY: the overlay's /etc/os-release says Fedora (what
+# dkms and dnf read to pick their ways).
+fedora_like() {
+	in_root "$1" "$2" sed -i 's/^ID=.*/ID=fedora/; s/^ID_LIKE=.*//' /etc/os-release
+}
+
 # The module dkms installed for KVER, as a path inside the root.
 dkms_ko_in() {	# dkms_ko_in ROOT OVERLAY KVER
 	in_root "$1" "$2" sh -c "find /lib/modules/$3 -path '*/updates/dkms/*' -name 'iterkit.ko*' -o -path '*/extra/*' -name 'iterkit.ko*' | head -n 1"

@@ -24,8 +24,8 @@ ov=$(overlay_new fedora-like)
 only_headers $root "$ov" $k
 in_root $root "$ov" sh -c "rm -f /usr/src/linux-headers-$k/vmlinux /boot/vmlinuz-*
 	cp $cache/vmlinuz-$k /lib/modules/$k/vmlinuz
-	sed -i 's/^ID=.*/ID=fedora/; s/^ID_LIKE=.*//' /etc/os-release
 	rpm --initdb"
+fedora_like $root "$ov"
 tap_check "the root says it is Fedora" in_root $root "$ov" grep -qx ID=fedora /etc/os-release
 tap_check "headers without vmlinux, image at /lib/modules/$k/vmlinuz" in_root $root "$ov" \
 	sh -c "[ ! -e /lib/modules/$k/build/vmlinux ] && [ -f /lib/modules/$k/vmlinuz ] && ! ls /boot/vmlinuz-* 2>/dev/null"

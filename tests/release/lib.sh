@@ -88,8 +88,8 @@ rel_dnf_check() {	# rel_dnf_check RELEASE_DIR
 	why=$(pkg_step "dnf in the trixie root" scripts/buildroot.sh install trixie dnf) ||
 		{ tap_fail "dnf installed in the trixie root: $why"; return 1; }
 	ov=$(overlay_new release-dnf)
-	in_root trixie "$ov" sh -c "sed -i 's/^ID=.*/ID=fedora/; s/^ID_LIKE=.*//' /etc/os-release
-		mkdir -p /etc/yum.repos.d
+	fedora_like trixie "$ov"
+	in_root trixie "$ov" sh -c "mkdir -p /etc/yum.repos.d
 		sed 's|^baseurl=.*|baseurl=file://$r/rpm|; s|^gpgkey=.*|gpgkey=file://$r/iterkit-archive-keyring.asc|' \
 			$r/rpm/iterkit.repo > /etc/yum.repos.d/iterkit.repo"
 	out=$(in_root trixie "$ov" dnf -y -q --releasever=42 --disablerepo='*' --enablerepo=iterkit \
