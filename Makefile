@@ -90,7 +90,7 @@ KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/se
 DKMS_FILES := VERSION Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
 	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
-.PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-mutants check-pkg check-release matrix deps deb rpm release bench bench-progs flake-hunt
+.PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-mutants check-pkg check-release matrix deps deb rpm release modules-debs bench bench-progs flake-hunt
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -391,6 +391,14 @@ rpmlint:
 release:
 	scripts/install-deps.sh build pkg release cross-arm64
 	scripts/release.sh
+
+# Prebuilt, signed module packages for the kernels of
+# packaging/prebuilt-kernels (KERNELS="<kver>..." for some), with their
+# metapackages and iterkit-mok; MODULE_SIGNING_KEY and MODULE_SIGNING_CERT
+# sign them (scripts/modules-debs.sh, docs/fleet.md).
+modules-debs:
+	scripts/install-deps.sh build pkg arm64
+	scripts/modules-debs.sh $(KERNELS)
 
 # make release twice from fresh clones (byte-identical), the next version on
 # top, every signature checked, dnf reading the repository (tests/release/run).

@@ -203,6 +203,8 @@ const char *kit_module_version(void);
  * the loaded one.
  */
 const char *kit_module_installed_version(void);
+/* What provides it: "the iterkit-modules-<release> package (prebuilt)", "DKMS", its path, or "". */
+const char *kit_module_installed_by(void);
 /* Whether this loader speaks that module version. */
 bool kit_module_version_ok(const char *version);
 

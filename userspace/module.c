@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,24 +41,48 @@ const char *kit_module_version(void)
 	return version;
 }
 
-const char *kit_module_installed_version(void)
+/* The module modprobe would load for this kernel, as modinfo describes it. */
+static struct {
+	bool read;
+	char version[64];
+	char filename[256];
+} installed;
+
+/* Copies the value of modinfo's "KEY:" line in TEXT to BUF, or leaves BUF empty. */
+static void modinfo_field(const char *text, const char *key, char *buf, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = text, *end;
+
+	buf[0] = '\0';
+	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, klen) || p[klen] != ':')
+			continue;
+		p += klen + 1;
+		p += strspn(p, " \t");
+		end = p + strcspn(p, "\n");
+		snprintf(buf, size, "%.*s", (int)(end - p), p);
+		return;
+	}
+}
+
+static void read_installed(void)
 {
 	static const char *const modinfo[] = { "/usr/sbin/modinfo", "/sbin/modinfo", NULL };
-	static char version[64];
-	static bool read_once;
+	char text[4096];
 	const char *path = NULL;
 	int fds[2], status, i;
 	ssize_t n, got = 0;
 	pid_t pid;
 
-	if (read_once)
-		return version;
-	read_once = true;
+	if (installed.read)
+		return;
+	installed.read = true;
 	for (i = 0; modinfo[i] && !path; i++)
 		if (access(modinfo[i], X_OK) == 0)
 			path = modinfo[i];
 	if (!path || pipe(fds))
-		return version;
+		return;
 	pid = fork();
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -66,19 +91,47 @@ const char *kit_module_installed_version(void)
 		dup2(fds[1], STDOUT_FILENO);
 		if (null >= 0)
 			dup2(null, STDERR_FILENO);
-		execl(path, "modinfo", "-F", "version", "iterkit", (char *)NULL);
+		execl(path, "modinfo", "iterkit", (char *)NULL);
 		_exit(127);
 	}
 	close(fds[1]);
-	while (pid > 0 && got < (ssize_t)sizeof(version) - 1 &&
-	       (n = read(fds[0], version + got, sizeof(version) - 1 - got)) > 0)
+	while (pid > 0 && got < (ssize_t)sizeof(text) - 1 &&
+	       (n = read(fds[0], text + got, sizeof(text) - 1 - got)) > 0)
 		got += n;
 	close(fds[0]);
 	if (pid > 0)
 		waitpid(pid, &status, 0);
-	version[got] = '\0';
-	version[strcspn(version, "\n")] = '\0';
-	return version;
+	text[got] = '\0';
+	modinfo_field(text, "version", installed.version, sizeof(installed.version));
+	modinfo_field(text, "filename", installed.filename, sizeof(installed.filename));
+}
+
+const char *kit_module_installed_version(void)
+{
+	read_installed();
+	return installed.version;
+}
+
+/*
+ * What provides the installed module: a prebuilt package (its file is in
+ * /lib/modules/<release>/updates/iterkit/), DKMS, or else its file's path.
+ */
+const char *kit_module_installed_by(void)
+{
+	static char by[320];
+	const char *rel, *sub;
+
+	read_installed();
+	rel = strstr(installed.filename, "/lib/modules/");
+	sub = strstr(installed.filename, "/updates/iterkit/");
+	if (rel && sub && sub > rel + 13) {
+		snprintf(by, sizeof(by), "the iterkit-modules-%.*s package (prebuilt)",
+			 (int)(sub - rel - 13), rel + 13);
+		return by;
+	}
+	if (strstr(installed.filename, "/updates/dkms/") || strstr(installed.filename, "/extra/"))
+		return "DKMS";
+	return installed.filename;
 }
 
 /*

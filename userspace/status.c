@@ -185,6 +185,7 @@ static void status_json(const struct utsname *u, const struct kit_iter *const *i
 	kit_json_kstr(&j, "module_version", version);
 	kit_json_kbool(&j, "module_version_supported", kit_module_version_ok(version));
 	kit_json_kstr(&j, "module_installed_version", kit_module_installed_version());
+	kit_json_kstr(&j, "module_installed_by", kit_module_installed_by());
 	kit_json_kstr(&j, "loader_version", ITERKIT_VERSION);
 	kit_json_key(&j, "iterators");
 	kit_json_array(&j);
@@ -247,6 +248,9 @@ static void status_text(const struct utsname *u, const struct kit_iter *const *i
 		       "not supported (no bpf_iter_task_new: no KF_RCU_PROTECTED)");
 	if (!loaded)
 		kit_out_printf(o, "module:        %s\n", hint);
+	else if (kit_module_version_ok(version) && !stale && installed[0])
+		kit_out_printf(o, "module:        loaded, version %s, installed by %s\n", version,
+			       kit_module_installed_by());
 	else if (kit_module_version_ok(version) && !stale)
 		kit_out_printf(o, "module:        loaded, version %s\n", version);
 	else if (kit_module_version_ok(version))

@@ -95,6 +95,26 @@ fedora_like() {
 	in_root "$1" "$2" sed -i 's/^ID=.*/ID=fedora/; s/^ID_LIKE=.*//' /etc/os-release
 }
 
+# ko_sig_verify KO CERT: checks the signature appended to module KO against
+# certificate CERT (PEM) with openssl, as the kernel would; prints openssl's
+# verdict. The tail of a signed module: the PKCS#7 signature (DER), a 12-byte
+# struct module_signature ending in the signature's length (big-endian),
+# and the 28-byte "~Module signature appended~\n".
+ko_sig_verify() {
+	local ko=$1 cert=$2 size len d
+	size=$(stat -c %s "$ko")
+	[ "$(tail -c 28 "$ko")" = "~Module signature appended~" ] || { echo "no signature appended"; return 1; }
+	len=$((0x$(tail -c 32 "$ko" | head -c 4 | od -An -tx1 | tr -d ' \n')))
+	d=$(mktemp -d)
+	tail -c $((len + 40)) "$ko" | head -c "$len" > "$d/sig.der"
+	head -c $((size - len - 40)) "$ko" > "$d/content"
+	openssl cms -verify -binary -inform DER -in "$d/sig.der" -content "$d/content" \
+		-certfile "$cert" -CAfile "$cert" -purpose any -out /dev/null 2>&1
+	local rc=$?
+	rm -rf "$d"
+	return $rc
+}
+
 # The module dkms installed for KVER, as a path inside the root.
 dkms_ko_in() {	# dkms_ko_in ROOT OVERLAY KVER
 	in_root "$1" "$2" sh -c "find /lib/modules/$3 -path '*/updates/dkms/*' -name 'iterkit.ko*' -o -path '*/extra/*' -name 'iterkit.ko*' | head -n 1"

@@ -6,8 +6,11 @@
 # iterators, are also installed), boot the DKMS-built module with the
 # packaged loader, build the examples from a copy of the installed
 # iterkit-dev's (bookworm-backports' libbpf) and run them in the VM,
-# reinstall the 6.1 headers, purge. Then the RPMs: built with rpmbuild,
-# rpmlint-clean, file lists and scriptlets checked.
+# reinstall the 6.1 headers. The prebuilt packages (make modules-debs):
+# built, lintian-clean and signed; installed, one takes the module over
+# from DKMS for its kernel, and DKMS builds it again when it goes. Purge.
+# Then the RPMs: built with rpmbuild, rpmlint-clean, file lists and
+# scriptlets checked.
 # The machine is left as found: what this installs, it removes.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/tap.sh
@@ -19,9 +22,8 @@ apt_q() { apt-get -o DPkg::Lock::Timeout=600 -y -q "$@" > /tmp/iterkit-apt.log 2
 
 # Start from a machine without iterkit: no packages, no DKMS trees left
 # behind by an earlier, interrupted run.
-if dpkg -s iterkit-dkms >/dev/null 2>&1 || dpkg -s iterkit >/dev/null 2>&1 || dpkg -s iterkit-dev >/dev/null 2>&1; then
-	apt_q purge iterkit iterkit-dkms iterkit-dev
-fi
+left=$(dpkg-query -W -f '${Package} ${Status}\n' 'iterkit*' 2> /dev/null | awk '$NF == "installed" { print $1 }')
+[ -z "$left" ] || apt_q purge $left
 for mv in $(dkms status iterkit 2>/dev/null | sed -n 's|^\(iterkit/[^,]*\),.*|\1|p' | sort -u); do
 	dkms remove "$mv" --all >/dev/null 2>&1
 done
@@ -166,8 +168,72 @@ if [ ! -e /lib/modules/$fake ]; then
 	rm -rf /lib/modules/$fake /var/lib/dkms/iterkit/$ver/$fake
 fi
 
+# -- the prebuilt packages (make modules-debs): the module for $kver comes
+#    from iterkit-modules-$kver instead of DKMS, and back when it goes --
+gen=6.12.95+deb12-amd64
+mdir=build/modules-debs/bookworm
+if scripts/modules-debs.sh "$kver" "$gen" > /tmp/iterkit-modules-debs.log 2>&1; then
+	tap_ok "make modules-debs for $kver and $gen"
+else
+	tap_fail "make modules-debs for $kver and $gen"
+	tap_diag "$(tail -n 20 /tmp/iterkit-modules-debs.log)"
+fi
+prebuilt=$(ls "$mdir/iterkit-modules-${kver}_${ver}+deb12_amd64.deb" 2> /dev/null)
+flavour=${kver#*+deb12-}
+meta=$(ls "$mdir/iterkit-modules-${flavour}_"*_amd64.deb 2> /dev/null)
+mok=$(ls "$mdir/iterkit-mok_${ver}+deb12_all.deb" 2> /dev/null)
+tap_check "iterkit-modules-$kver, iterkit-modules-$flavour and iterkit-mok built" test -f "$prebuilt" -a -f "$meta" -a -f "$mok"
+tap_check "... and iterkit-modules-$gen and iterkit-modules-${gen#*+deb12-}" \
+	test -f "$(ls "$mdir/iterkit-modules-${gen}_"*.deb)" -a -f "$(ls "$mdir/iterkit-modules-${gen#*+deb12-}_"*.deb)"
+lint=$(lintian --fail-on error,warning "$mdir"/*.changes 2>&1 | grep -v 'root privileges')
+tap_eq "lintian on them: no errors, no warnings" "$lint" ""
+tap_eq "iterkit-modules-$kver depends on exactly its kernel" "$(dpkg-deb -f "$prebuilt" Depends)" "linux-image-$kver"
+tap_eq "iterkit-modules-$flavour follows Debian's linux-image-$flavour" "$(dpkg-deb -f "$meta" Depends)" \
+	"iterkit-modules-$kver (= $ver+deb12), linux-image-$flavour"
+tap_check "... with a version that orders by iterkit's, then the kernel's" \
+	dpkg --compare-versions "$(dpkg-deb -f "$meta" Version)" eq "$ver+deb12+k${kver%%+*}"
+x=$(mktemp -d)
+dpkg-deb -x "$prebuilt" "$x/m" && dpkg-deb -x "$mok" "$x/c"
+pko=$x/m/lib/modules/$kver/updates/iterkit/iterkit.ko
+openssl x509 -inform DER -in "$x/c/usr/share/iterkit/mok/iterkit-signing.der" -out "$x/cert.pem" 2> /dev/null
+tap_contains "its module is for $kver" "$(modinfo -F vermagic "$pko" 2>&1)" "$kver "
+tap_check "... with BTF" sh -c "readelf -S $pko | grep -q ' \.BTF '"
+tap_check "... without debug info" sh -c "! readelf -S $pko | grep -q ' \.debug_info '"
+tap_contains "... signed: openssl verifies it with iterkit-mok's certificate" "$(ko_sig_verify "$pko" "$x/cert.pem")" \
+	"Verification successful"
+cp "$pko" "$x/changed.ko"
+printf X | dd of="$x/changed.ko" bs=1 seek=4096 conv=notrunc 2> /dev/null
+tap_contains "... and not once a byte of it changed" "$(ko_sig_verify "$x/changed.ko" "$x/cert.pem")" "Verification failure"
+rm -rf "$x"
+if apt_q install "./$prebuilt" "./$mok"; then
+	tap_ok "apt-get install iterkit-modules-$kver iterkit-mok (iterkit-dkms installed)"
+else
+	tap_fail "apt-get install iterkit-modules-$kver iterkit-mok (iterkit-dkms installed)"
+fi
+tap_eq "modinfo -k $kver finds the prebuilt module" "$(modinfo -k "$kver" -F filename iterkit 2>&1)" \
+	"/lib/modules/$kver/updates/iterkit/iterkit.ko"
+tap_eq "... and DKMS's build for $kver is gone" "$(ls /lib/modules/"$kver"/updates/dkms/iterkit.ko* 2> /dev/null)" ""
+tap_check "... while DKMS keeps the other kernels' ($gen)" test -n "$(ls /lib/modules/$gen/updates/dkms/iterkit.ko* 2> /dev/null)"
+out=$(dkms autoinstall -k "$kver" 2>&1)
+tap_contains "dkms autoinstall for $kver says the prebuilt package provides it" "$out" \
+	"iterkit-modules-$kver provides the module for $kver"
+tap_eq "... and builds nothing" "$(ls /lib/modules/"$kver"/updates/dkms/iterkit.ko* 2> /dev/null)" ""
+/etc/kernel/header_postinst.d/dkms "$kver" > /tmp/iterkit-hook.log 2>&1
+tap_eq "dkms header hook for $kver exits 0" "$?" 0
+out=$(tests/vm/run --ko "/lib/modules/$kver/updates/iterkit/iterkit.ko" --loader /usr/sbin/iterkit -- \
+	'insmod iterkit.ko && iterkit demo' 2>&1)
+tap_eq "demo with the prebuilt module exits 0" "$?" 0 || tap_diag "$out"
+if apt_q remove "iterkit-modules-$kver"; then
+	tap_ok "apt-get remove iterkit-modules-$kver"
+else
+	tap_fail "apt-get remove iterkit-modules-$kver"
+fi
+tap_check "DKMS builds $kver's module again" test -n "$(ls /lib/modules/$kver/updates/dkms/iterkit.ko* 2> /dev/null)"
+tap_eq "modinfo -k $kver finds DKMS's" "$(modinfo -k "$kver" -F filename iterkit 2>&1)" \
+	"$(ls /lib/modules/"$kver"/updates/dkms/iterkit.ko*)"
+
 # -- purge: nothing left for any kernel --
-if apt_q purge iterkit iterkit-dkms iterkit-dev; then tap_ok "apt-get purge succeeds"; else tap_fail "apt-get purge succeeds"; fi
+if apt_q purge iterkit iterkit-dkms iterkit-dev iterkit-mok; then tap_ok "apt-get purge succeeds"; else tap_fail "apt-get purge succeeds"; fi
 tap_eq "dkms status empty after purge" "$(dkms status iterkit 2>/dev/null)" ""
 tap_eq "no iterkit module left under /lib/modules" "$(ls /lib/modules/*/updates/dkms/iterkit.ko* 2>/dev/null)" ""
 tap_check "/usr/src/iterkit-$ver removed" test ! -e "/usr/src/iterkit-$ver"

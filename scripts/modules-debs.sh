@@ -1,0 +1,229 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make modules-debs: iterkit's module built, stripped and signed for each
+# kernel of packaging/prebuilt/kernels, as Debian packages for hosts with no
+# compiler, headers or dkms:
+#   iterkit-modules-<release>  the module in /lib/modules/<release>/updates/iterkit/;
+#                              depends on exactly linux-image-<release>
+#   iterkit-modules-<flavour>  depends on the newest iterkit-modules-<release>
+#                              of that flavour in its suite, and on Debian's
+#                              linux-image-<flavour>: a kernel upgrade brings
+#                              the matching module
+#   iterkit-mok                the signing certificate, to enrol with mokutil
+#
+#   scripts/modules-debs.sh [KERNEL-RELEASE...]   (default: the whole list)
+#
+# One of iterkit-modules-<release> and iterkit-dkms provides the module for a
+# kernel: dkms.conf skips a kernel whose /lib/modules/<release>/updates/iterkit/
+# iterkit.ko exists, the package's postinst removes a DKMS build for its
+# kernel, and its postrm has DKMS build one again when iterkit-dkms is there.
+#
+# MODULE_SIGNING_KEY and MODULE_SIGNING_CERT (PEM) sign the modules. Without
+# them a throw-away pair is made in build/modules-debs/key/ and said so: its
+# modules load under Secure Boot only where that certificate is enrolled.
+# Output: build/modules-debs/<suite>/*.deb (SOURCE_DATE_EPOCH: the commit's
+# time, as make release).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+. scripts/kernel-prep.sh
+
+out=$top/build/modules-debs
+work=$out/work
+list=packaging/prebuilt/kernels
+ver=$(cat VERSION)
+log() { echo "modules-debs: $*" >&2; }
+die() { log "$*"; exit 1; }
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
+
+# The kernels asked for, with their suites ("KVER SUITE" lines).
+kernels=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | awk '{ print $1, $2 }')
+if [ $# -gt 0 ]; then
+	sel=
+	for k in "$@"; do
+		line=$(awk -v k="$k" '$1 == k' <<<"$kernels")
+		[ -n "$line" ] || die "$k is not in $list"
+		sel+=$line$'\n'
+	done
+	kernels=${sel%$'\n'}
+fi
+
+root_of() { case $1 in bookworm*) echo host ;; *) echo trixie ;; esac; }
+suite_tag() { case $1 in bookworm*) echo deb12 ;; trixie*) echo deb13 ;; *) die "unknown suite $1" ;; esac; }
+flavour_of() { echo "${1#*+deb[0-9][0-9]-}"; }	# 6.12.95+deb12-cloud-amd64 -> cloud-amd64
+upstream_of() { echo "${1%%+*}"; }		# 6.12.95+deb12-cloud-amd64 -> 6.12.95
+triplet_of() { case $1 in arm64) echo aarch64-linux-gnu ;; *) echo x86_64-linux-gnu ;; esac; }
+
+# -- the signing pair --
+key=${MODULE_SIGNING_KEY:-}
+cert=${MODULE_SIGNING_CERT:-}
+if [ -z "$key" ] || [ -z "$cert" ]; then
+	key=$out/key/signing_key.pem cert=$out/key/signing_key.x509.pem
+	if [ ! -f "$key" ] || [ ! -f "$cert" ]; then
+		mkdir -p "$out/key"
+		openssl req -new -x509 -newkey rsa:3072 -nodes -utf8 -sha256 -days 3650 -batch \
+			-subj "/CN=iterkit module signing key (throw-away)/" \
+			-addext "basicConstraints=critical,CA:FALSE" -addext "keyUsage=digitalSignature" \
+			-addext "extendedKeyUsage=codeSigning" \
+			-keyout "$key" -out "$cert" 2> "$out/key/openssl.log" ||
+			die "openssl could not make a signing key: $(tail -n 1 "$out/key/openssl.log")"
+	fi
+	log "no MODULE_SIGNING_KEY/MODULE_SIGNING_CERT: signing with the throw-away key in $out/key"
+fi
+[ -r "$key" ] || die "MODULE_SIGNING_KEY $key cannot be read"
+openssl x509 -in "$cert" -noout 2> /dev/null || die "MODULE_SIGNING_CERT $cert is not a PEM certificate"
+# sign-file from any kbuild on this host: its format is the same for every kernel.
+sign_file=$(ls /usr/lib/linux-kbuild-*/scripts/sign-file 2> /dev/null | sort -V | tail -n 1)
+[ -x "$sign_file" ] || die "no sign-file: install a linux-headers package (scripts/install-deps.sh build)"
+
+rm -rf "$out"/bookworm* "$out"/trixie* "$work"
+mkdir -p "$work"
+
+# -- build, strip and sign each module --
+while read -r k suite; do
+	root=$(root_of "$suite")
+	log "$k ($suite): preparing its toolchain and headers in the $root root"
+	why=$(prepare "$k" "$root" 2> "$work/prepare-$k.log") || die "$k: $why (log: $work/prepare-$k.log)"
+	src=$work/src-$k
+	rm -rf "$src"
+	mkdir -p "$src"
+	git ls-files -co --exclude-standard -z | cpio -0 -pdmu --quiet "$src"
+	args=(KVER="$k")
+	[ "$(karch "$k")" = amd64 ] || args+=(KDIR="$(kdir_of "$k" "$root")")
+	log "$k: make module"
+	inroot "$root" make -C "$src" "${args[@]}" module > "$work/build-$k.log" 2>&1 ||
+		die "$k: make module failed (log: $work/build-$k.log: $(tail -n 1 "$work/build-$k.log"))"
+	ko=$work/stage/$k/iterkit.ko
+	mkdir -p "$(dirname "$ko")"
+	# What DKMS does too: debug info goes (the BTF stays), then the signature.
+	inroot "$root" "$(triplet_of "$(karch "$k")")-objcopy" --strip-debug "$src/module/iterkit.ko" "$ko"
+	readelf -S "$ko" | grep -q '[[:space:]]\.BTF[[:space:]]' || die "$k: the stripped module lost its BTF"
+	hash=$(inroot "$root" sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' "$(kdir_of "$k" "$root")/.config")
+	"$sign_file" "${hash:-sha256}" "$key" "$cert" "$ko" || die "$k: sign-file failed"
+	rm -rf "$src"
+done <<<"$kernels"
+openssl x509 -in "$cert" -outform DER -out "$work/stage/iterkit-signing.der"
+
+# -- one source package per suite, built for each architecture --
+# gen_source SUITE: debian/ for the suite's kernels.
+gen_source() {
+	local suite=$1 tag kup d k arch flavour p newest
+	tag=$(suite_tag "$suite")
+	kup=$(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | sed 's/+.*//' | sort -u)
+	[ "$(wc -l <<<"$kup")" = 1 ] || die "$suite: its kernels have more than one upstream version: $(echo $kup)"
+	d=$work/$suite/iterkit-modules-$ver
+	mkdir -p "$d/debian/source"
+	echo '3.0 (native)' > "$d/debian/source/format"
+	cp debian/copyright "$d/debian/copyright"
+	# The metapackages' version orders by iterkit's version, then by the
+	# kernels' (the source's, so the changelog's); the other packages have
+	# iterkit's and the Debian release's, as iterkit-dkms.
+	pkgver=$ver+$tag+k$kup
+	modver=$ver+$tag
+	cat > "$d/debian/changelog" <<-EOF
+	iterkit-modules ($pkgver) $suite; urgency=medium
+
+	  * iterkit $ver prebuilt for the $suite kernels $kup:
+	$(awk -v s="$suite" '$2 == s { print "    " $1 }' <<<"$kernels")
+
+	 -- iterkit developers <iterkit@users.noreply.github.com>  $(date -u -R -d "@$SOURCE_DATE_EPOCH")
+	EOF
+	cat > "$d/debian/control" <<-EOF
+	Source: iterkit-modules
+	Section: kernel
+	Priority: optional
+	Maintainer: iterkit developers <iterkit@users.noreply.github.com>
+	Build-Depends: debhelper-compat (= 13)
+	Standards-Version: 4.6.2
+	Rules-Requires-Root: no
+
+	Package: iterkit-mok
+	Architecture: all
+	Depends: \${misc:Depends}
+	Suggests: mokutil
+	Description: open-coded BPF iterators from a kernel module (signing certificate)
+	 iterkit is an out-of-tree kernel module that gives BPF programs open-coded
+	 iterators (kit_num, testmod_seq, kit_task, kit_cgroup), used with
+	 bpf_for_each() on stock kernels 6.4 and newer.
+	 .
+	 This package has the certificate iterkit's prebuilt modules are signed
+	 with, /usr/share/iterkit/mok/iterkit-signing.der. Under Secure Boot a
+	 kernel loads them only once it is enrolled:
+	   mokutil --import /usr/share/iterkit/mok/iterkit-signing.der
+	 then a reboot, where MokManager asks for the password given to mokutil.
+	EOF
+	# (printf: a heredoc here would lose the recipes' tabs)
+	metas=$(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | sed 's/^[^-]*-/iterkit-modules-/' | sort -u)
+	printf '%s\n' '#!/usr/bin/make -f' '%:' '	dh $@' '' \
+		'# The modules are signed: stripping them again would drop the signature.' \
+		'override_dh_strip override_dh_dwz:' '' \
+		'override_dh_gencontrol:' \
+		"	dh_gencontrol $(printf -- '-N%s ' $metas)-- -v$modver" \
+		"	dh_gencontrol --remaining-packages" > "$d/debian/rules"
+	chmod +x "$d/debian/rules"
+	mkdir -p "$d/mok"
+	cp "$work/stage/iterkit-signing.der" "$d/mok/"
+	echo "mok/iterkit-signing.der usr/share/iterkit/mok" > "$d/debian/iterkit-mok.install"
+	for k in $(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels"); do
+		arch=$(karch "$k")
+		p=iterkit-modules-$k
+		mkdir -p "$d/modules/$k"
+		cp "$work/stage/$k/iterkit.ko" "$d/modules/$k/"
+		echo "modules/$k/iterkit.ko lib/modules/$k/updates/iterkit" > "$d/debian/$p.install"
+		cat >> "$d/debian/control" <<-EOF
+
+		Package: $p
+		Architecture: $arch
+		Depends: \${misc:Depends}, linux-image-$k
+		Recommends: iterkit, iterkit-mok
+		Provides: iterkit-module
+		Description: open-coded BPF iterators: the module prebuilt for $k
+		 iterkit is an out-of-tree kernel module that gives BPF programs open-coded
+		 iterators (kit_num, testmod_seq, kit_task, kit_cgroup), used with
+		 bpf_for_each() on stock kernels 6.4 and newer.
+		 .
+		 This package has the module built for Linux $k
+		 and signed with iterkit's key (its certificate is in iterkit-mok), for
+		 hosts without a compiler or kernel headers. For this kernel it takes
+		 the place of a DKMS build by iterkit-dkms.
+		EOF
+		sed "s/#KVER#/$k/g" packaging/prebuilt/postinst > "$d/debian/$p.postinst"
+		sed "s/#KVER#/$k/g" packaging/prebuilt/postrm > "$d/debian/$p.postrm"
+	done
+	# The metapackages: per flavour, the newest kernel of the suite.
+	for flavour in $(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | sed 's/^[^-]*-//' | sort -u); do
+		newest=$(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | grep -- "-$flavour\$" | sort -V | tail -n 1)
+		arch=$(karch "$newest")
+		cat >> "$d/debian/control" <<-EOF
+
+		Package: iterkit-modules-$flavour
+		Architecture: $arch
+		Depends: \${misc:Depends}, iterkit-modules-$newest (= $modver), linux-image-$flavour
+		Description: open-coded BPF iterators from a kernel module (prebuilt, $flavour)
+		 iterkit is an out-of-tree kernel module that gives BPF programs open-coded
+		 iterators (kit_num, testmod_seq, kit_task, kit_cgroup), used with
+		 bpf_for_each() on stock kernels 6.4 and newer.
+		 .
+		 This metapackage depends on iterkit's prebuilt module for the kernel
+		 that Debian's linux-image-$flavour installs, so that a kernel upgrade
+		 brings the matching module.
+		EOF
+	done
+}
+
+for suite in $(awk '{ print $2 }' <<<"$kernels" | sort -u); do
+	gen_source "$suite"
+	d=$work/$suite/iterkit-modules-$ver
+	mkdir -p "$out/$suite"
+	first=1
+	for arch in $(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | sed 's/.*-//' | sort -u); do
+		# The first architecture's build has the Architecture: all package too.
+		log "$suite $arch: dpkg-buildpackage"
+		(cd "$d" && dpkg-buildpackage -us -uc -a "$arch" -d $([ -n "$first" ] && echo -b || echo -B)) \
+			> "$work/$suite-$arch.log" 2>&1 ||
+			die "$suite $arch: dpkg-buildpackage failed (log: $work/$suite-$arch.log: $(tail -n 1 "$work/$suite-$arch.log"))"
+		first=
+	done
+	mv "$work/$suite"/*.deb "$work/$suite"/*.changes "$work/$suite"/*.buildinfo "$out/$suite/"
+	ls "$out/$suite"/*.deb
+done
