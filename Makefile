@@ -90,7 +90,7 @@ KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/se
 DKMS_FILES := VERSION Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
 	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
-.PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-mutants check-pkg check-release matrix deps deb rpm release modules-debs bench bench-progs flake-hunt
+.PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-mutants check-pkg check-release matrix deps deb rpm release modules-debs kmod-image check-fleet bench bench-progs flake-hunt
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -393,12 +393,26 @@ release:
 	scripts/release.sh
 
 # Prebuilt, signed module packages for the kernels of
-# packaging/prebuilt-kernels (KERNELS="<kver>..." for some), with their
+# packaging/prebuilt/kernels (KERNELS="<kver>..." for some), with their
 # metapackages and iterkit-mok; MODULE_SIGNING_KEY and MODULE_SIGNING_CERT
 # sign them (scripts/modules-debs.sh, docs/fleet.md).
 modules-debs:
 	scripts/install-deps.sh build pkg arm64
 	scripts/modules-debs.sh $(KERNELS)
+
+# The OCI image KMM loads iterkit from, for one kernel of
+# packaging/prebuilt/kernels, KVER=<release> (scripts/kmod-image.sh,
+# docs/fleet.md).
+kmod-image:
+	scripts/install-deps.sh build pkg arm64 fleet
+	scripts/kmod-image.sh $(KVER)
+
+# The fleet's artefacts end to end: the KMM Module against KMM's CRD, kmod
+# images for amd64 and arm64 pushed to a registry on 127.0.0.1 and pulled
+# back by digest, the KMM worker's steps replayed in the VM (tests/fleet/).
+check-fleet:
+	scripts/install-deps.sh build vm pkg arm64 fleet
+	tests/run-all.sh --fleet
 
 # make release twice from fresh clones (byte-identical), the next version on
 # top, every signature checked, dnf reading the repository (tests/release/run).

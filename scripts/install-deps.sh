@@ -3,7 +3,7 @@
 # bookworm-backports only. Idempotent: installs only what is missing. In a
 # newer Debian (the project's trixie/sid build roots, a Debian 13 machine)
 # the same packages come from that release's own sources.
-#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench] [debug] [system] [release] [arm64] [qemu-user]
+#   scripts/install-deps.sh [build] [vm] [test] [pkg] [bench] [debug] [system] [release] [arm64] [qemu-user] [fleet]
 #   (default: build vm test pkg; bench, debug and system only when asked, by
 #   make bench, make check-debug and make system-test; arm64 by the matrix's
 #   arm64 kernels, and qemu-user by the arm64 build root, scripts/buildroot.sh)
@@ -140,6 +140,14 @@ fi
 if [[ " $want " == *" qemu-user "* ]]; then
 	install arch-test
 	install -t bookworm-backports "qemu-user-static>=1:10"
+fi
+
+# make kmod-image and make check-fleet: the OCI image built from unpacked
+# Debian packages (mmdebstrap, umoci), a registry on 127.0.0.1
+# (docker-registry) and a client that pushes and pulls by digest (skopeo),
+# and the KMM Module checked against KMM's CRD schema (python3-jsonschema).
+if [[ " $want " == *" fleet "* ]]; then
+	install mmdebstrap umoci skopeo docker-registry python3-jsonschema python3-yaml kmod
 fi
 
 # make bench: its report (python3), plots (gnuplot) and procps ps to compare with.

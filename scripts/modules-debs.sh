@@ -27,80 +27,28 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . scripts/kernel-prep.sh
+. scripts/prebuilt.sh
+prebuilt_name=modules-debs
 
 out=$top/build/modules-debs
 work=$out/work
-list=packaging/prebuilt/kernels
 ver=$(cat VERSION)
-log() { echo "modules-debs: $*" >&2; }
-die() { log "$*"; exit 1; }
+log() { prebuilt_log "$@"; }
+die() { prebuilt_die "$@"; }
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 
 # The kernels asked for, with their suites ("KVER SUITE" lines).
-kernels=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | awk '{ print $1, $2 }')
-if [ $# -gt 0 ]; then
-	sel=
-	for k in "$@"; do
-		line=$(awk -v k="$k" '$1 == k' <<<"$kernels")
-		[ -n "$line" ] || die "$k is not in $list"
-		sel+=$line$'\n'
-	done
-	kernels=${sel%$'\n'}
-fi
-
-root_of() { case $1 in bookworm*) echo host ;; *) echo trixie ;; esac; }
+kernels=$(prebuilt_kernels "$@")
+suite_kernels() { awk -v s="$1" '$2 == s { print $1 }' <<<"$kernels"; }
 suite_tag() { case $1 in bookworm*) echo deb12 ;; trixie*) echo deb13 ;; *) die "unknown suite $1" ;; esac; }
-flavour_of() { echo "${1#*+deb[0-9][0-9]-}"; }	# 6.12.95+deb12-cloud-amd64 -> cloud-amd64
-upstream_of() { echo "${1%%+*}"; }		# 6.12.95+deb12-cloud-amd64 -> 6.12.95
-triplet_of() { case $1 in arm64) echo aarch64-linux-gnu ;; *) echo x86_64-linux-gnu ;; esac; }
 
-# -- the signing pair --
-key=${MODULE_SIGNING_KEY:-}
-cert=${MODULE_SIGNING_CERT:-}
-if [ -z "$key" ] || [ -z "$cert" ]; then
-	key=$out/key/signing_key.pem cert=$out/key/signing_key.x509.pem
-	if [ ! -f "$key" ] || [ ! -f "$cert" ]; then
-		mkdir -p "$out/key"
-		openssl req -new -x509 -newkey rsa:3072 -nodes -utf8 -sha256 -days 3650 -batch \
-			-subj "/CN=iterkit module signing key (throw-away)/" \
-			-addext "basicConstraints=critical,CA:FALSE" -addext "keyUsage=digitalSignature" \
-			-addext "extendedKeyUsage=codeSigning" \
-			-keyout "$key" -out "$cert" 2> "$out/key/openssl.log" ||
-			die "openssl could not make a signing key: $(tail -n 1 "$out/key/openssl.log")"
-	fi
-	log "no MODULE_SIGNING_KEY/MODULE_SIGNING_CERT: signing with the throw-away key in $out/key"
-fi
-[ -r "$key" ] || die "MODULE_SIGNING_KEY $key cannot be read"
-openssl x509 -in "$cert" -noout 2> /dev/null || die "MODULE_SIGNING_CERT $cert is not a PEM certificate"
-# sign-file from any kbuild on this host: its format is the same for every kernel.
-sign_file=$(ls /usr/lib/linux-kbuild-*/scripts/sign-file 2> /dev/null | sort -V | tail -n 1)
-[ -x "$sign_file" ] || die "no sign-file: install a linux-headers package (scripts/install-deps.sh build)"
-
+signing_pair "$out/key"
 rm -rf "$out"/bookworm* "$out"/trixie* "$work"
 mkdir -p "$work"
 
 # -- build, strip and sign each module --
 while read -r k suite; do
-	root=$(root_of "$suite")
-	log "$k ($suite): preparing its toolchain and headers in the $root root"
-	why=$(prepare "$k" "$root" 2> "$work/prepare-$k.log") || die "$k: $why (log: $work/prepare-$k.log)"
-	src=$work/src-$k
-	rm -rf "$src"
-	mkdir -p "$src"
-	git ls-files -co --exclude-standard -z | cpio -0 -pdmu --quiet "$src"
-	args=(KVER="$k")
-	[ "$(karch "$k")" = amd64 ] || args+=(KDIR="$(kdir_of "$k" "$root")")
-	log "$k: make module"
-	inroot "$root" make -C "$src" "${args[@]}" module > "$work/build-$k.log" 2>&1 ||
-		die "$k: make module failed (log: $work/build-$k.log: $(tail -n 1 "$work/build-$k.log"))"
-	ko=$work/stage/$k/iterkit.ko
-	mkdir -p "$(dirname "$ko")"
-	# What DKMS does too: debug info goes (the BTF stays), then the signature.
-	inroot "$root" "$(triplet_of "$(karch "$k")")-objcopy" --strip-debug "$src/module/iterkit.ko" "$ko"
-	readelf -S "$ko" | grep -q '[[:space:]]\.BTF[[:space:]]' || die "$k: the stripped module lost its BTF"
-	hash=$(inroot "$root" sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' "$(kdir_of "$k" "$root")/.config")
-	"$sign_file" "${hash:-sha256}" "$key" "$cert" "$ko" || die "$k: sign-file failed"
-	rm -rf "$src"
+	prebuilt_module "$k" "$(suite_root "$suite")" "$work" "$work/stage/$k/iterkit.ko"
 done <<<"$kernels"
 openssl x509 -in "$cert" -outform DER -out "$work/stage/iterkit-signing.der"
 
@@ -109,7 +57,7 @@ openssl x509 -in "$cert" -outform DER -out "$work/stage/iterkit-signing.der"
 gen_source() {
 	local suite=$1 tag kup d k arch flavour p newest
 	tag=$(suite_tag "$suite")
-	kup=$(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | sed 's/+.*//' | sort -u)
+	kup=$(suite_kernels "$suite" | sed 's/+.*//' | sort -u)
 	[ "$(wc -l <<<"$kup")" = 1 ] || die "$suite: its kernels have more than one upstream version: $(echo $kup)"
 	d=$work/$suite/iterkit-modules-$ver
 	mkdir -p "$d/debian/source"
@@ -124,7 +72,7 @@ gen_source() {
 	iterkit-modules ($pkgver) $suite; urgency=medium
 
 	  * iterkit $ver prebuilt for the $suite kernels $kup:
-	$(awk -v s="$suite" '$2 == s { print "    " $1 }' <<<"$kernels")
+	$(suite_kernels "$suite" | sed 's/^/    /')
 
 	 -- iterkit developers <iterkit@users.noreply.github.com>  $(date -u -R -d "@$SOURCE_DATE_EPOCH")
 	EOF
@@ -153,7 +101,7 @@ gen_source() {
 	 then a reboot, where MokManager asks for the password given to mokutil.
 	EOF
 	# (printf: a heredoc here would lose the recipes' tabs)
-	metas=$(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | sed 's/^[^-]*-/iterkit-modules-/' | sort -u)
+	metas=$(suite_kernels "$suite" | sed 's/^[^-]*-/iterkit-modules-/' | sort -u)
 	printf '%s\n' '#!/usr/bin/make -f' '%:' '	dh $@' '' \
 		'# The modules are signed: stripping them again would drop the signature.' \
 		'override_dh_strip override_dh_dwz:' '' \
@@ -164,7 +112,7 @@ gen_source() {
 	mkdir -p "$d/mok"
 	cp "$work/stage/iterkit-signing.der" "$d/mok/"
 	echo "mok/iterkit-signing.der usr/share/iterkit/mok" > "$d/debian/iterkit-mok.install"
-	for k in $(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels"); do
+	for k in $(suite_kernels "$suite"); do
 		arch=$(karch "$k")
 		p=iterkit-modules-$k
 		mkdir -p "$d/modules/$k"
@@ -191,8 +139,8 @@ gen_source() {
 		sed "s/#KVER#/$k/g" packaging/prebuilt/postrm > "$d/debian/$p.postrm"
 	done
 	# The metapackages: per flavour, the newest kernel of the suite.
-	for flavour in $(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | sed 's/^[^-]*-//' | sort -u); do
-		newest=$(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | grep -- "-$flavour\$" | sort -V | tail -n 1)
+	for flavour in $(suite_kernels "$suite" | sed 's/^[^-]*-//' | sort -u); do
+		newest=$(suite_kernels "$suite" | grep -- "-$flavour\$" | sort -V | tail -n 1)
 		arch=$(karch "$newest")
 		cat >> "$d/debian/control" <<-EOF
 
@@ -216,7 +164,7 @@ for suite in $(awk '{ print $2 }' <<<"$kernels" | sort -u); do
 	d=$work/$suite/iterkit-modules-$ver
 	mkdir -p "$out/$suite"
 	first=1
-	for arch in $(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | sed 's/.*-//' | sort -u); do
+	for arch in $(suite_kernels "$suite" | sed 's/.*-//' | sort -u); do
 		# The first architecture's build has the Architecture: all package too.
 		log "$suite $arch: dpkg-buildpackage"
 		(cd "$d" && dpkg-buildpackage -us -uc -a "$arch" -d $([ -n "$first" ] && echo -b || echo -B)) \

@@ -7,10 +7,10 @@
 # failure. A suite that exits non-zero with no "not ok" of its own, prints
 # no plan or several, or whose results differ from its plan gets a
 # "not ok - SUITE: why" (tests/guest/run-all.sh does the same in the VM).
-#   tests/run-all.sh [--guest|--pkg] [SUITE...]   (default: all; names as
+#   tests/run-all.sh [--guest|--pkg|--fleet] [SUITE...]   (default: all; names as
 #       printed "# suite: X"; an unknown name: exit 2; --guest: no host
 #       suites; --pkg: the package suites of tests/pkg/ instead,
-#       `make check-pkg`)
+#       `make check-pkg`; --fleet: tests/fleet/, `make check-fleet`)
 # Before that line it prints how long each phase took (also kept in
 # build/check-phases.txt, or check-pkg-phases.txt); `make check` passes its
 # own phases (dependencies, build) in ITERKIT_PHASES as "NAME MS ...".
@@ -23,6 +23,7 @@ hostdir=tests/host
 case ${1:-} in
 --guest) guest=1; shift ;;
 --pkg) hostdir=tests/pkg; log=build/check-pkg.log; shift ;;
+--fleet) hostdir=tests/fleet; log=build/check-fleet.log; shift ;;
 esac
 only="$*"
 
