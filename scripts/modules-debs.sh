@@ -3,7 +3,8 @@
 # make modules-debs: iterkit's module built, stripped and signed for each
 # kernel of packaging/prebuilt/kernels, as Debian packages for hosts with no
 # compiler, headers or dkms:
-#   iterkit-modules-<release>  the module in /lib/modules/<release>/updates/iterkit/;
+#   iterkit-modules-<release>  the module in /lib/modules/<release>/updates/iterkit/
+#                              (Debian 13, merged /usr: /usr/lib/modules/...);
 #                              depends on exactly linux-image-<release>
 #   iterkit-modules-<flavour>  depends on the newest iterkit-modules-<release>
 #                              of that flavour in its suite, and on Debian's
@@ -55,8 +56,10 @@ openssl x509 -in "$cert" -outform DER -out "$work/stage/iterkit-signing.der"
 # -- one source package per suite, built for each architecture --
 # gen_source SUITE: debian/ for the suite's kernels.
 gen_source() {
-	local suite=$1 tag kup d k arch flavour p newest
+	local suite=$1 tag kup d k arch flavour p newest moddir
 	tag=$(suite_tag "$suite")
+	# Debian 13's /lib is a link to /usr/lib; its packages use the latter.
+	moddir=$([ "$tag" = deb12 ] && echo lib/modules || echo usr/lib/modules)
 	kup=$(suite_kernels "$suite" | sed 's/+.*//' | sort -u)
 	[ "$(wc -l <<<"$kup")" = 1 ] || die "$suite: its kernels have more than one upstream version: $(echo $kup)"
 	d=$work/$suite/iterkit-modules-$ver
@@ -69,7 +72,7 @@ gen_source() {
 	pkgver=$ver+$tag+k$kup
 	modver=$ver+$tag
 	cat > "$d/debian/changelog" <<-EOF
-	iterkit-modules ($pkgver) $suite; urgency=medium
+	iterkit-modules ($pkgver) ${suite%-backports}; urgency=medium
 
 	  * iterkit $ver prebuilt for the $suite kernels $kup:
 	$(suite_kernels "$suite" | sed 's/^/    /')
@@ -117,7 +120,7 @@ gen_source() {
 		p=iterkit-modules-$k
 		mkdir -p "$d/modules/$k"
 		cp "$work/stage/$k/iterkit.ko" "$d/modules/$k/"
-		echo "modules/$k/iterkit.ko lib/modules/$k/updates/iterkit" > "$d/debian/$p.install"
+		echo "modules/$k/iterkit.ko $moddir/$k/updates/iterkit" > "$d/debian/$p.install"
 		cat >> "$d/debian/control" <<-EOF
 
 		Package: $p
