@@ -11,6 +11,7 @@
 #                              linux-image-<flavour>: a kernel upgrade brings
 #                              the matching module
 #   iterkit-mok                the signing certificate, to enrol with mokutil
+#                              (not in a -backports suite: its release's has it)
 #
 #   scripts/modules-debs.sh [KERNEL-RELEASE...]   (default: the whole list)
 #
@@ -87,6 +88,10 @@ gen_source() {
 	Build-Depends: debhelper-compat (= 13)
 	Standards-Version: 4.6.2
 	Rules-Requires-Root: no
+	EOF
+	# The certificate once per Debian release: a backports suite is used
+	# with its release's, which has it.
+	case $suite in *-backports) ;; *) cat >> "$d/debian/control" <<-EOF
 
 	Package: iterkit-mok
 	Architecture: all
@@ -103,6 +108,11 @@ gen_source() {
 	   mokutil --import /usr/share/iterkit/mok/iterkit-signing.der
 	 then a reboot, where MokManager asks for the password given to mokutil.
 	EOF
+		mkdir -p "$d/mok"
+		cp "$work/stage/iterkit-signing.der" "$d/mok/"
+		echo "mok/iterkit-signing.der usr/share/iterkit/mok" > "$d/debian/iterkit-mok.install"
+		;;
+	esac
 	# (printf: a heredoc here would lose the recipes' tabs)
 	metas=$(suite_kernels "$suite" | sed 's/^[^-]*-/iterkit-modules-/' | sort -u)
 	printf '%s\n' '#!/usr/bin/make -f' '%:' '	dh $@' '' \
@@ -112,9 +122,6 @@ gen_source() {
 		"	dh_gencontrol $(printf -- '-N%s ' $metas)-- -v$modver" \
 		"	dh_gencontrol --remaining-packages" > "$d/debian/rules"
 	chmod +x "$d/debian/rules"
-	mkdir -p "$d/mok"
-	cp "$work/stage/iterkit-signing.der" "$d/mok/"
-	echo "mok/iterkit-signing.der usr/share/iterkit/mok" > "$d/debian/iterkit-mok.install"
 	for k in $(suite_kernels "$suite"); do
 		arch=$(karch "$k")
 		p=iterkit-modules-$k

@@ -64,8 +64,15 @@ prebuilt_module() {
 	src=$work/src-$k
 	rm -rf "$src"
 	mkdir -p "$src"
-	git ls-files -co --exclude-standard -z | cpio -0 -pdmu --quiet "$src"
-	args=(KVER="$k")
+	# The tree's files (from a release's tarball: all but build/).
+	if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+		git ls-files -co --exclude-standard -z | cpio -0 -pdmu --quiet "$src"
+	else
+		tar -cf - --exclude=./build . | tar -xf - -C "$src"
+	fi
+	# The build's path out of the debug info, so that the build ID (kept
+	# when that is stripped) is the same wherever the module is built.
+	args=(KVER="$k" KCFLAGS="-ffile-prefix-map=$src=.")
 	if [ "$(karch "$k")" != amd64 ]; then
 		args+=(KDIR="$(kdir_of "$k" "$root")")
 		[ -z "$loader" ] || args+=(SYSROOT="$(scripts/sysroot.sh path "$(sysroot_of "$k" "$root")")")

@@ -5,10 +5,14 @@
 #
 #   iterkit-<version>.tar.xz      the source (git archive of HEAD)
 #   debs/bookworm/, debs/trixie/  the .debs for Debian 12 (built here) and 13
-#                                 (the trixie build root), amd64, arm64, all
+#                                 (the trixie build root), amd64, arm64, all,
+#                                 with the prebuilt modules of make modules-debs
+#   debs/trixie-backports/        the prebuilt modules for trixie-backports' kernels
 #   rpms/                         the RPMs (x86_64, aarch64, noarch), signed
-#   apt/                          the apt repository (aptly): suites bookworm
-#                                 and trixie, component main, signed
+#   apt/                          the apt repository (aptly): suites bookworm,
+#                                 trixie and trixie-backports (NotAutomatic,
+#                                 ButAutomaticUpgrades, as Debian's), component
+#                                 main, signed
 #   rpm/                          the dnf repository (createrepo_c), signed
 #                                 repomd.xml, and iterkit.repo
 #   iterkit-archive-keyring.gpg   the public key, binary (/etc/apt/keyrings)
@@ -16,7 +20,8 @@
 #   SHA256SUMS, SHA256SUMS.asc    checksums of all the above, and their signature
 #
 # SIGNING_KEY names the key (a fingerprint in the caller's keyring, GNUPGHOME
-# if set); the key never enters the tree. PREVIOUS=<an earlier release
+# if set); the key never enters the tree. MODULE_SIGNING_KEY and
+# MODULE_SIGNING_CERT (PEM files) sign the prebuilt modules. PREVIOUS=<an earlier release
 # directory> keeps its packages in the new repositories, so that users can
 # still install (downgrade to) them. RELEASE_URL is where the release is
 # served (iterkit.repo points there).
@@ -45,6 +50,12 @@ gpg --batch --list-secret-keys "$key" > /dev/null 2>&1 ||
 	die "no secret key '$key' in ${GNUPGHOME:-~/.gnupg} (gpg --list-secret-keys)"
 fpr=$(gpg --batch --with-colons --list-secret-keys "$key" | awk -F: '$1 == "fpr" { print $10; exit }')
 [ -z "$previous" ] || [ -d "$previous/debs" ] || die "PREVIOUS=$previous is not a release directory (no debs/)"
+for v in MODULE_SIGNING_KEY MODULE_SIGNING_CERT; do
+	[ -n "${!v:-}" ] || die "$v=<PEM file> names the pair that signs the prebuilt modules (docs/fleet.md)"
+	[ -r "${!v}" ] || die "$v=${!v} cannot be read"
+done
+MODULE_SIGNING_KEY=$(realpath "$MODULE_SIGNING_KEY") MODULE_SIGNING_CERT=$(realpath "$MODULE_SIGNING_CERT")
+export MODULE_SIGNING_KEY MODULE_SIGNING_CERT
 git rev-parse --verify -q HEAD > /dev/null || die "not in a git work tree with a commit"
 
 umask 022
@@ -95,9 +106,23 @@ build_debs() {
 	done
 	rm -rf "$work/overlay-trixie"
 }
-declare -A suite_num=([bookworm]=12 [trixie]=13)
+declare -A suite_num=([bookworm]=12 [trixie]=13 [trixie-backports]=13)
 build_debs bookworm amd64 arm64
 build_debs trixie amd64 arm64
+
+# -- the prebuilt modules, for every kernel of packaging/prebuilt/kernels --
+log "the prebuilt modules: make modules-debs"
+(cd "$src" && scripts/modules-debs.sh) > "$work/modules-debs.log" 2>&1 ||
+	die "make modules-debs failed (its log: $work/modules-debs.log: $(tail -n 1 "$work/modules-debs.log"))"
+suites=()
+for d in "$src"/build/modules-debs/*/; do
+	s=$(basename "$d")
+	case $s in key | work) continue ;; esac
+	[ -n "${suite_num[$s]:-}" ] || die "make modules-debs made packages for a suite this release does not publish: $s"
+	mkdir -p "$out/debs/$s"
+	cp "$d"/*.deb "$out/debs/$s/"
+	case " bookworm trixie " in *" $s "*) ;; *) suites+=("$s") ;; esac
+done
 
 for a in "" aarch64; do
 	log "rpm ${a:-x86_64}: make rpm${a:+ RPM_ARCH=$a}"
@@ -124,16 +149,22 @@ cat > "$work/aptly.conf" <<EOF
 {"rootDir": "$work/aptly", "gpgProvider": "gpg", "architectures": ["amd64", "arm64", "all"]}
 EOF
 aptly=(aptly -config="$work/aptly.conf")
-for suite in bookworm trixie; do
+for suite in bookworm trixie "${suites[@]}"; do
 	"${aptly[@]}" repo create -distribution="$suite" -component=main \
 		-comment="iterkit for Debian ${suite_num[$suite]} ($suite)" "iterkit-$suite" > "$work/aptly.log" 2>&1 ||
 		die "aptly repo create: $(tail -n 1 "$work/aptly.log")"
 	for d in ${previous:+"$previous/debs/$suite"} "$out/debs/$suite"; do
+		# (a previous release may not have had this suite)
+		[ "$d" = "$out/debs/$suite" ] || [ -d "$d" ] || continue
 		ls "$d"/*.deb > /dev/null 2>&1 || die "no .debs in $d"
 		"${aptly[@]}" repo add "iterkit-$suite" "$d" > "$work/aptly.log" 2>&1 ||
 			die "aptly repo add $suite $d: $(tail -n 1 "$work/aptly.log")"
 	done
-	"${aptly[@]}" publish repo -batch -gpg-key="$fpr" -origin=iterkit -label=iterkit \
+	# A backports suite, as Debian's: installed from only when asked
+	# (-t), then upgraded from.
+	bpo=()
+	case $suite in *-backports) bpo=(-notautomatic=yes -butautomaticupgrades=yes) ;; esac
+	"${aptly[@]}" publish repo -batch -gpg-key="$fpr" -origin=iterkit -label=iterkit "${bpo[@]}" \
 		"iterkit-$suite" > "$work/aptly.log" 2>&1 ||
 		die "aptly publish $suite: $(tail -n 2 "$work/aptly.log")"
 done

@@ -6,7 +6,8 @@
 #   rel_prepare        $REL_DIR, $REL_REV (the commit: HEAD, or HEAD with
 #                      the work tree's changes to tracked files), the keys
 #                      ($GNUPGHOME, $REL_FPR; $REL_OTHER_FPR signs nothing
-#                      a user trusts)
+#                      a user trusts; MODULE_SIGNING_KEY and _CERT, the
+#                      prebuilt modules' pair)
 #   rel_build NAME REV UMASK LOCALE TZ
 #                      make release in $REL_DIR/NAME (log: NAME.log)
 #   rel_build_next     release B in $REL_DIR/b: the next patch version
@@ -29,6 +30,16 @@ rel_prepare() {
 			rsa3072 sign 30d 2> "$REL_DIR/gpg.log" &&
 			gpg --batch --quiet --passphrase '' --quick-gen-key 'someone else <other@iterkit.invalid>' \
 				rsa3072 sign 30d 2>> "$REL_DIR/gpg.log" || return 1
+	fi
+	# The pair that signs the prebuilt modules, one for every release here.
+	export MODULE_SIGNING_KEY=$REL_DIR/keys/module/signing_key.pem
+	export MODULE_SIGNING_CERT=$REL_DIR/keys/module/signing_key.x509.pem
+	if [ ! -f "$MODULE_SIGNING_KEY" ] || [ ! -f "$MODULE_SIGNING_CERT" ]; then
+		mkdir -p "$REL_DIR/keys/module"
+		openssl req -new -x509 -newkey rsa:3072 -nodes -utf8 -sha256 -days 30 -batch \
+			-subj "/CN=iterkit test release module signing key/" \
+			-addext "basicConstraints=critical,CA:FALSE" -addext "extendedKeyUsage=codeSigning" \
+			-keyout "$MODULE_SIGNING_KEY" -out "$MODULE_SIGNING_CERT" 2>> "$REL_DIR/gpg.log" || return 1
 	fi
 	REL_FPR=$(gpg --batch --with-colons --list-secret-keys release@iterkit.invalid | awk -F: '$1 == "fpr" { print $10; exit }')
 	REL_OTHER_FPR=$(gpg --batch --with-colons --list-secret-keys other@iterkit.invalid | awk -F: '$1 == "fpr" { print $10; exit }')
