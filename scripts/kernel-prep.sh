@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by tests/matrix/run and scripts/modules-debs.sh: what building
-# iterkit for one Debian kernel of another release or architecture takes.
+# Sourced by tests/matrix/run, scripts/modules-debs.sh, scripts/kmod-image.sh
+# and tests/fleet/: what building iterkit for one Debian kernel of another
+# release or architecture takes.
 #   prepare KVER ROOT     the root, toolchain, headers and image of KVER
 #                         (prints a reason and fails when it cannot)
 #   inroot ROOT CMD...    CMD on the host (ROOT "host") or in the build root

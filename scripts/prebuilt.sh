@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Sourced by scripts/modules-debs.sh and scripts/kmod-image.sh (after
 # scripts/kernel-prep.sh): iterkit's module built ahead of time for one
 # Debian kernel, the way the fleet packages and the KMM image ship it.
