@@ -42,6 +42,10 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/n
 # The kernels asked for, with their suites ("KVER SUITE" lines).
 kernels=$(prebuilt_kernels "$@")
 suite_kernels() { awk -v s="$1" '$2 == s { print $1 }' <<<"$kernels"; }
+# 6.12.95+deb12-cloud-amd64 -> cloud-amd64 (and -amd64 -> amd64: a
+# flavour is matched whole, never as the end of another).
+flavour_of() { echo "${1#*+deb[0-9][0-9]-}"; }
+suite_flavour_kernels() { suite_kernels "$1" | while read -r k; do [ "$(flavour_of "$k")" != "$2" ] || echo "$k"; done; }
 suite_tag() { case $1 in bookworm*) echo deb12 ;; trixie*) echo deb13 ;; *) die "unknown suite $1" ;; esac; }
 
 signing_pair "$out/key"
@@ -114,7 +118,7 @@ gen_source() {
 		;;
 	esac
 	# (printf: a heredoc here would lose the recipes' tabs)
-	metas=$(suite_kernels "$suite" | sed 's/^[^-]*-/iterkit-modules-/' | sort -u)
+	metas=$(suite_kernels "$suite" | while read -r k; do echo "iterkit-modules-$(flavour_of "$k")"; done | sort -u)
 	printf '%s\n' '#!/usr/bin/make -f' '%:' '	dh $@' '' \
 		'# The modules are signed: stripping them again would drop the signature.' \
 		'override_dh_strip override_dh_dwz:' '' \
@@ -149,8 +153,8 @@ gen_source() {
 		sed "s/#KVER#/$k/g" packaging/prebuilt/postrm > "$d/debian/$p.postrm"
 	done
 	# The metapackages: per flavour, the newest kernel of the suite.
-	for flavour in $(suite_kernels "$suite" | sed 's/^[^-]*-//' | sort -u); do
-		newest=$(suite_kernels "$suite" | grep -- "-$flavour\$" | sort -V | tail -n 1)
+	for flavour in $(suite_kernels "$suite" | while read -r k; do flavour_of "$k"; done | sort -u); do
+		newest=$(suite_flavour_kernels "$suite" "$flavour" | sort -V | tail -n 1)
 		arch=$(karch "$newest")
 		cat >> "$d/debian/control" <<-EOF
 

@@ -50,8 +50,10 @@ while read -r k suite; do
 done <<<"$kernels"
 
 for suite in $(awk '{ print $2 }' <<<"$kernels" | sort -u); do
-	for flavour in $(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | sed 's/^[^-]*-//' | sort -u); do
-		newest=$(awk -v s="$suite" '$2 == s { print $1 }' <<<"$kernels" | grep -- "-$flavour\$" | sort -V | tail -n 1)
+	# A kernel's flavour is what follows "+debNN-", matched whole:
+	# 6.12.95+deb12-cloud-amd64 is of cloud-amd64, not of amd64.
+	for flavour in $(awk -v s="$suite" '$2 == s { sub(/^[^+]*\+deb[0-9]+-/, "", $1); print $1 }' <<<"$kernels" | sort -u); do
+		newest=$(awk -v s="$suite" -v f="$flavour" '$2 == s { k = $1; sub(/^[^+]*\+deb[0-9]+-/, "", k); if (k == f) print $1 }' <<<"$kernels" | sort -V | tail -n 1)
 		meta=$(ls "$out/$suite/iterkit-modules-${flavour}_"*.deb 2> /dev/null)
 		[ -f "$meta" ] || { tap_fail "$suite: the metapackage iterkit-modules-$flavour"; continue; }
 		tap_contains "$suite: iterkit-modules-$flavour depends on iterkit-modules-$newest and linux-image-$flavour" \

@@ -190,6 +190,9 @@ tap_eq "lintian on them: no errors, no warnings" "$lint" ""
 tap_eq "iterkit-modules-$kver depends on exactly its kernel" "$(dpkg-deb -f "$prebuilt" Depends)" "linux-image-$kver"
 tap_eq "iterkit-modules-$flavour follows Debian's linux-image-$flavour" "$(dpkg-deb -f "$meta" Depends)" \
 	"iterkit-modules-$kver (= $ver+deb12), linux-image-$flavour"
+tap_eq "iterkit-modules-${gen#*+deb12-} follows linux-image-${gen#*+deb12-}, not a cloud kernel" \
+	"$(dpkg-deb -f "$(ls "$mdir/iterkit-modules-${gen#*+deb12-}_"*.deb)" Depends)" \
+	"iterkit-modules-$gen (= $ver+deb12), linux-image-${gen#*+deb12-}"
 tap_check "... with a version that orders by iterkit's, then the kernel's" \
 	dpkg --compare-versions "$(dpkg-deb -f "$meta" Version)" eq "$ver+deb12+k${kver%%+*}"
 x=$(mktemp -d)
