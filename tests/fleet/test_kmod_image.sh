@@ -12,6 +12,8 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/tap.sh
 . tests/pkg/lib.sh
 . scripts/kernel-prep.sh
+# The certificate the images are signed with (scripts/prebuilt.sh: signing_pair).
+cert=${MODULE_SIGNING_CERT:-build/modules-debs/key/signing_key.x509.pem}
 kernels=${FLEET_KERNELS:-6.12.95+deb12-cloud-amd64 6.12.95+deb12-cloud-arm64}
 cache=${ITERKIT_CACHE:-/var/cache/iterkit}
 work=$(mktemp -d "${TMPDIR:-/tmp}/iterkit-fleet.XXXXXX")
@@ -77,8 +79,8 @@ for k in $kernels; do
 	# -- the module in it: this kernel's, signed, with its BTF --
 	tap_eq "$k: the module's vermagic is the kernel's" "$(modinfo -F vermagic "$ko" 2>&1 | cut -d' ' -f1)" "$k"
 	tap_eq "$k: the module is signed with the project's key" "$(modinfo -F signer "$ko" 2>&1)" \
-		"$(openssl x509 -in build/modules-debs/key/signing_key.x509.pem -noout -subject -nameopt multiline | sed -n 's/^ *commonName *= //p')"
-	out=$(ko_sig_verify "$ko" build/modules-debs/key/signing_key.x509.pem)
+		"$(openssl x509 -in "$cert" -noout -subject -nameopt multiline | sed -n 's/^ *commonName *= //p')"
+	out=$(ko_sig_verify "$ko" "$cert")
 	tap_eq "$k: its signature verifies against the certificate" "$?" 0 || tap_diag "$out"
 
 	# -- the KMM worker's steps, replayed in a VM of this kernel --

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . scripts/kernel-prep.sh
 . scripts/prebuilt.sh
 out=build/modules-debs
-cert=$out/key/signing_key.x509.pem
+cert=${MODULE_SIGNING_CERT:-$out/key/signing_key.x509.pem}
 work=$(mktemp -d "${TMPDIR:-/tmp}/iterkit-mdebs.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
