@@ -30,7 +30,7 @@ prebuilt_name=kmod-image
 [ $# -eq 1 ] || prebuilt_die "usage: scripts/kmod-image.sh KVER (a kernel of $PREBUILT_LIST)"
 read -r k suite <<<"$(prebuilt_kernels "$1")"
 root=$(suite_root "$suite")
-release=$([ "$root" = host ] && echo bookworm || echo "$root")
+release=$(suite_release "$suite")
 arch=$(karch "$k")
 tag=${k//+/_}
 out=$top/build/kmod-image/$tag

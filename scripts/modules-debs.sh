@@ -46,15 +46,25 @@ suite_kernels() { awk -v s="$1" '$2 == s { print $1 }' <<<"$kernels"; }
 # flavour is matched whole, never as the end of another).
 flavour_of() { echo "${1#*+deb[0-9][0-9]-}"; }
 suite_flavour_kernels() { suite_kernels "$1" | while read -r k; do [ "$(flavour_of "$k")" != "$2" ] || echo "$k"; done; }
-suite_tag() { case $1 in bookworm*) echo deb12 ;; trixie*) echo deb13 ;; *) die "unknown suite $1" ;; esac; }
 
 signing_pair "$out/key"
 rm -rf "$out"/bookworm* "$out"/trixie* "$work"
 mkdir -p "$work"
 
 # -- build, strip and sign each module --
+# The roots are prepared one at a time (apt), then the kernels built two at
+# a time: a module's build is one make, mostly serial, and the machine has
+# two cores.
 while read -r k suite; do
-	prebuilt_module "$k" "$(suite_root "$suite")" "$work" "$work/stage/$k/iterkit.ko"
+	prebuilt_prepare "$k" "$(suite_root "$suite")" "$work"
+done <<<"$kernels"
+while read -r k suite; do
+	while [ "$(jobs -rp | wc -l)" -ge "${ITERKIT_BUILD_JOBS:-2}" ]; do wait -n; done
+	{ (prebuilt_build "$k" "$(suite_root "$suite")" "$work" "$work/stage/$k/iterkit.ko"); echo $? > "$work/rc-$k"; } &
+done <<<"$kernels"
+wait
+while read -r k suite; do
+	[ "$(cat "$work/rc-$k" 2> /dev/null)" = 0 ] || die "$k: its module did not build (the lines above say why)"
 done <<<"$kernels"
 openssl x509 -in "$cert" -outform DER -out "$work/stage/iterkit-signing.der"
 
@@ -63,8 +73,7 @@ openssl x509 -in "$cert" -outform DER -out "$work/stage/iterkit-signing.der"
 gen_source() {
 	local suite=$1 tag kup d k arch flavour p newest moddir
 	tag=$(suite_tag "$suite")
-	# Debian 13's /lib is a link to /usr/lib; its packages use the latter.
-	moddir=$([ "$tag" = deb12 ] && echo lib/modules || echo usr/lib/modules)
+	moddir=$(suite_moddir "$suite")
 	kup=$(suite_kernels "$suite" | sed 's/+.*//' | sort -u)
 	[ "$(wc -l <<<"$kup")" = 1 ] || die "$suite: its kernels have more than one upstream version: $(echo $kup)"
 	d=$work/$suite/iterkit-modules-$ver
@@ -77,7 +86,7 @@ gen_source() {
 	pkgver=$ver+$tag+k$kup
 	modver=$ver+$tag
 	cat > "$d/debian/changelog" <<-EOF
-	iterkit-modules ($pkgver) ${suite%-backports}; urgency=medium
+	iterkit-modules ($pkgver) $(suite_release "$suite"); urgency=medium
 
 	  * iterkit $ver prebuilt for the $suite kernels $kup:
 	$(suite_kernels "$suite" | sed 's/^/    /')

@@ -5,14 +5,23 @@
 # Debian kernel, the way the fleet packages and the KMM image ship it.
 #   prebuilt_kernels [KVER...]   "KVER SUITE" lines of packaging/prebuilt/kernels
 #                                (those asked for, or all); fails on one not listed
+#   suite_release SUITE          its Debian release: trixie-backports -> trixie
+#   suite_tag SUITE              its version tag: deb12, deb13
 #   suite_root SUITE             the root that builds for it: host or trixie
+#   suite_moddir SUITE           where its release's packages put modules
 #   signing_pair DIR             sets $key and $cert: MODULE_SIGNING_KEY and
 #                                MODULE_SIGNING_CERT, or a throw-away pair in DIR
+#   prebuilt_prepare KVER ROOT WORK
+#                                KVER's toolchain and headers in ROOT (apt runs:
+#                                one at a time)
+#   prebuilt_build KVER ROOT WORK KO [LOADER]
+#                                the module for a prepared KVER, stripped and
+#                                signed with $key/$cert, at KO; with LOADER the
+#                                iterkit loader for that kernel's release and
+#                                architecture there too (builds of different
+#                                kernels may run side by side)
 #   prebuilt_module KVER ROOT WORK KO [LOADER]
-#                                the module for KVER, stripped and signed with
-#                                $key/$cert, at KO; with LOADER the iterkit
-#                                loader for that kernel's release and
-#                                architecture there too
+#                                both
 PREBUILT_LIST=packaging/prebuilt/kernels
 
 prebuilt_log() { echo "${prebuilt_name:-prebuilt}: $*" >&2; }
@@ -30,7 +39,14 @@ prebuilt_kernels() {
 	echo "${sel%$'\n'}"
 }
 
-suite_root() { case $1 in bookworm*) echo host ;; *) echo trixie ;; esac; }
+suite_release() { echo "${1%-backports}"; }
+suite_tag() {
+	case $(suite_release "$1") in bookworm) echo deb12 ;; trixie) echo deb13 ;; *) prebuilt_die "unknown suite $1" ;; esac
+}
+# This machine is Debian 12: bookworm builds on it, others in their root.
+suite_root() { [ "$(suite_release "$1")" = bookworm ] && echo host || suite_release "$1"; }
+# Debian 13's /lib is a link to /usr/lib; its packages use the latter.
+suite_moddir() { [ "$(suite_tag "$1")" = deb12 ] && echo lib/modules || echo usr/lib/modules; }
 triplet_of() { case $1 in arm64) echo aarch64-linux-gnu ;; *) echo x86_64-linux-gnu ;; esac; }
 
 signing_pair() {
@@ -54,14 +70,18 @@ signing_pair() {
 	openssl x509 -in "$cert" -noout 2> /dev/null || prebuilt_die "MODULE_SIGNING_CERT $cert is not a PEM certificate"
 }
 
-prebuilt_module() {
-	local k=$1 root=$2 work=$3 ko=$4 loader=${5:-} why src hash sign_file args targets=module
-	# sign-file from any kbuild on this host: its format is the same for every kernel.
-	sign_file=$(ls /usr/lib/linux-kbuild-*/scripts/sign-file 2> /dev/null | sort -V | tail -n 1)
-	[ -x "$sign_file" ] || prebuilt_die "no sign-file: install a linux-headers package (scripts/install-deps.sh build)"
+prebuilt_prepare() {
+	local k=$1 root=$2 work=$3 why
 	mkdir -p "$work"
 	prebuilt_log "$k: preparing its toolchain and headers in the $root root"
 	why=$(prepare "$k" "$root" 2> "$work/prepare-$k.log") || prebuilt_die "$k: $why (log: $work/prepare-$k.log)"
+}
+
+prebuilt_build() {
+	local k=$1 root=$2 work=$3 ko=$4 loader=${5:-} src hash sign_file args targets=module
+	# sign-file from any kbuild on this host: its format is the same for every kernel.
+	sign_file=$(ls /usr/lib/linux-kbuild-*/scripts/sign-file 2> /dev/null | sort -V | tail -n 1)
+	[ -x "$sign_file" ] || prebuilt_die "no sign-file: install a linux-headers package (scripts/install-deps.sh build)"
 	src=$work/src-$k
 	rm -rf "$src"
 	mkdir -p "$src"
@@ -94,4 +114,9 @@ prebuilt_module() {
 		cp "$src/iterkit" "$loader"
 	fi
 	rm -rf "$src"
+}
+
+prebuilt_module() {
+	prebuilt_prepare "$1" "$2" "$3"
+	prebuilt_build "$@"
 }
