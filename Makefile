@@ -129,7 +129,7 @@ $(BUILD)/tests/progs/%.bpf.o: tests/progs/%.bpf.c bpf/iterkit.bpf.h $(wildcard t
 # The documentation's example programs, compiled as written: each block
 # marked "<!-- test: NAME -->" becomes $(BUILD)/examples/NAME.c, which a
 # tests/verifier file includes; <iterkit/iterkit.bpf.h> resolves as installed.
-EXAMPLE_DOCS := README.md docs/walker-task.md docs/walker-cgroup.md
+EXAMPLE_DOCS := README.md docs/iterators.md docs/walker-task.md docs/walker-cgroup.md
 EXAMPLES := $(patsubst %,$(BUILD)/examples/%.c,readme_example readme_direct readme_walkers \
 	walker_task walker_cgroup walker_cgroup_at)
 

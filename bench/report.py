@@ -6,9 +6,11 @@ bench/results.md and the plots bench/*.png (gnuplot). Every figure is a
 median over interleaved rounds, with its interquartile range; every ratio
 is taken round by round (A and B of the same round), then its median.
 
-    python3 bench/report.py [--readme KERNEL] bench/raw/*.txt
+    python3 bench/report.py [--show KERNEL] bench/raw/*.txt
 
---readme KERNEL: README.md shows that kernel's goals and plots (default:
+It also rewrites the summary in docs/performance.md, between the
+"bench:begin" and "bench:end" markers. --show KERNEL (or its older name,
+--readme KERNEL): the summary shows that kernel's goals and plots (default:
 every kernel's), and names the others.
 """
 import json
@@ -515,8 +517,12 @@ plot "{b4dat}" using 1:5 with linespoints title "/proc reader (C)", \\
     return made
 
 
-def readme_block(all_res, only=None):
-    """The goals and plots of one kernel (or of every one), for README.md."""
+# The summary's page, and the links in it relative to that page.
+SUMMARY_DOC = os.path.join(HERE, "..", "docs", "performance.md")
+
+
+def summary_block(all_res, only=None):
+    """The goals and plots of one kernel (or of every one), for docs/performance.md."""
     md = []
     shown = [k for k in all_res if not only or k == only] or list(all_res)
     for kver in shown:
@@ -525,19 +531,19 @@ def readme_block(all_res, only=None):
         md += [f"**Linux {kver}** (commit {m.get('commit', '?')}, {m.get('date', '?')}, VM: "
                f"{m.get('accel', '?')}):", ""] + goal_rows(res)
         md.append("")
-        md += [f"![{p}](bench/{p})" for p in res["plots"]]
+        md += [f"![{p}](../bench/{p})" for p in res["plots"]]
         md.append("")
     others = [k for k in all_res if k not in shown]
     if others:
-        md += ["Also measured, in [bench/results.md](bench/results.md): " +
+        md += ["Also measured, in [bench/results.md](../bench/results.md): " +
                ", ".join(f"Linux {k}" for k in others) + ".", ""]
     md.append("Medians, interquartile ranges in parentheses; why a goal is missed, and what "
-              "would close it: [docs/performance.md](docs/performance.md).")
+              "would close it: [below](#goals-that-do-not-hold-and-why).")
     return "\n".join(md)
 
 
-def update_readme(all_res, only=None):
-    path = os.path.join(HERE, "..", "README.md")
+def update_summary(all_res, only=None):
+    path = SUMMARY_DOC
     try:
         text = open(path, encoding="utf-8").read()
     except OSError:
@@ -548,13 +554,13 @@ def update_readme(all_res, only=None):
     head, rest = text.split(begin, 1)
     _, tail = rest.split(end, 1)
     with open(path, "w", encoding="utf-8") as f:
-        f.write(head + begin + "\n" + readme_block(all_res, only) + "\n" + end + tail)
+        f.write(head + begin + "\n" + summary_block(all_res, only) + "\n" + end + tail)
 
 
 def main():
     args = sys.argv[1:]
     only = None
-    if len(args) >= 2 and args[0] == "--readme":
+    if len(args) >= 2 and args[0] in ("--show", "--readme"):
         only, args = args[1], args[2:]
     if not args:
         print(__doc__, file=sys.stderr)
@@ -571,7 +577,7 @@ def main():
         all_res[kver] = res
     with open(os.path.join(HERE, "results.md"), "w") as f:
         f.write(markdown(all_res))
-    update_readme(all_res, only)
+    update_summary(all_res, only)
     for res in all_res.values():
         res["population"] = {f"{w}@{p}": v for (w, p), v in res["population"].items()}
     with open(os.path.join(HERE, "results.json"), "w") as f:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * README.md, "Writing a BPF program with iterkit": the example program as
+ * README.md, "Writing a BPF program": the example program as
  * the README shows it, taken from README.md at build time (the block marked
  * "<!-- test: readme_example -->", tests/verifier/example.sh). The
  * expectations sit on a declaration ahead of it.

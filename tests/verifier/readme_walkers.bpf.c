@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * README.md, "The walkers": the two example programs as the README shows
- * them (block "<!-- test: readme_walkers -->", taken from README.md at build
- * time). The README leaves out the includes and the license; they are
+ * docs/iterators.md, "The walkers": the two example programs as the page
+ * shows them (block "<!-- test: readme_walkers -->", taken from the page at
+ * build time). The page leaves out the includes and the license; they are
  * added around it. What they count is checked after a run: more than one
  * process, some of them root's (the test VM runs as root), and at least the
  * runner's own cgroup.
