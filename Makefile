@@ -177,7 +177,7 @@ iterkit: $(LOADER_OBJS)
 # Unit tests of the loader's parts (output, JSON, options), run on the host
 # under ASan and UBSan by tests/host/test_unit.sh.
 UNIT_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-UNIT_SRCS := userspace/out.c userspace/common.c
+UNIT_SRCS := userspace/out.c userspace/cli.c
 $(BUILD)/unit/%: tests/unit/%.c $(UNIT_SRCS) | $(LOADER_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -Itests/unit $< $(UNIT_SRCS) -o $@

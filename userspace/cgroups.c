@@ -14,8 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include "iterkit.h"
+#include "cli.h"
+#include "module.h"
 #include "walk.h"
+#include "iter.h"
 #include "iterkit.bpf.h"
 #include "kit_cgroup.h"
 #include "kit_cgroup.lskel.h"

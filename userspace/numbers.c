@@ -8,8 +8,10 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
-#include "iterkit.h"
+#include "cli.h"
+#include "module.h"
 #include "walk.h"
+#include "iter.h"
 #include "shared.h"
 #include "kit_num.lskel.h"
 #include "testmod_seq.lskel.h"

@@ -22,8 +22,10 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <bpf/bpf.h>
-#include "iterkit.h"
+#include "cli.h"
+#include "module.h"
 #include "walk.h"
+#include "iter.h"
 #include "resident.h"
 
 #define BPF_FS_MAGIC 0xcafe4a11
@@ -246,8 +248,8 @@ static int load_run(int argc, char **argv)
 		char sub[300];
 		int err;
 
-		if (it->walker && !kit_module_has_iter(it))
-			continue;	/* walkers before 6.7 */
+		if (!kit_iter_has_cmd(it) || (it->walker && !kit_module_has_iter(it->name)))
+			continue;	/* no program of ours, or a walker the kernel lacks */
 		if (kit_interrupted || kit_prog_load(&p, it, kit_resident_room(it)))
 			goto fail;
 		snprintf(sub, sizeof(sub), "%s/%s", tmp, it->cmd.name);

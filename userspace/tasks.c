@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "iterkit.h"
+#include "cli.h"
+#include "module.h"
 #include "walk.h"
+#include "iter.h"
 #include "iterkit.bpf.h"
 #include "kit_task_record.h"
 #include "task_state.h"

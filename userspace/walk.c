@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
+#include "cli.h"
+#include "module.h"
 #include "walk.h"
 #include "progs_id.h"
 
@@ -205,9 +207,9 @@ static int kit_load_error(const struct kit_iter *it, int err, char *log)
 	const char *caps = kit_missing_caps();
 	bool has_log = log && log[0];
 
-	if (!kit_module_has_iter(it))
-		return kit_error("the iterkit module has no %s kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline 6.7)",
-				 it->name);
+	if (!kit_module_has_iter(it->name))
+		return kit_error("the iterkit module has no %s kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline %s)",
+				 it->name, it->mainline);
 	/* With -v the whole log is already out. */
 	kit_error_log = has_log && !kit_verbose ? kit_log_tail(log) : NULL;
 	if (caps[0])

@@ -12,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <bpf/skel_internal.h>
-#include "iterkit.h"
+#include "cli.h"
+#include "iter.h"
 
 #define KIT_PIN_ROOT "/sys/fs/bpf/iterkit"
 
