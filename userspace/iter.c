@@ -14,9 +14,8 @@
  * kit_cgroup_at starts from a cgroup pointer). Only `status` shows it.
  */
 static const struct kit_iter kit_iter_cgroup_at = {
-	.name = "kit_cgroup_at",
+	.prog = { .name = "kit_cgroup_at", .mainline = "6.7" },
 	.feature = "bpf_iter_task_new",
-	.mainline = "6.7",
 	.walker = true,
 };
 
@@ -41,8 +40,8 @@ const char *kit_iters_oldest_kernel(void)
 	size_t i;
 
 	for (i = 0; kit_iters[i]; i++)
-		if (!oldest || kit_version_cmp(kit_iters[i]->mainline, oldest) < 0)
-			oldest = kit_iters[i]->mainline;
+		if (!oldest || kit_version_cmp(kit_iters[i]->prog.mainline, oldest) < 0)
+			oldest = kit_iters[i]->prog.mainline;
 	return oldest;
 }
 

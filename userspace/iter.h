@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cli.h"
+#include "prog.h"
 
 /* What a demo found: one verdict and one line of detail. */
 enum kit_verdict { KIT_PASS, KIT_FAIL, KIT_SKIP };
@@ -24,40 +25,17 @@ void kit_demo_set(struct kit_demo *d, enum kit_verdict v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * A walk program: the light skeleton of bpf/<skel>.bpf.c, its program
- * (run with BPF_PROG_TEST_RUN), its .bss and the arrays it writes
- * records into. KIT_LSKEL() fills this in from the skeleton's names.
- */
-#define KIT_MAX_RECORD_MAPS 2
-struct kit_skel {
-	void *(*open)(void);
-	int (*load)(void *skel);
-	void (*destroy)(void *skel);
-	size_t prog;			/* offsets in the skeleton of: the program's descriptor */
-	size_t bss_map, bss;		/* the .bss map's descriptor, the pointer to its memory */
-	size_t maps[KIT_MAX_RECORD_MAPS];	/* the record arrays' descriptors (0: none) */
-	const char *map_names[KIT_MAX_RECORD_MAPS];
-	size_t rec_size[KIT_MAX_RECORD_MAPS];
-	size_t bss_size;
-};
-
-/*
  * One iterator of the module: everything the loader knows about it, in one
  * place. kit_iters[] lists them, and every list of iterators (the
  * commands, status, load, demo) is read from it.
  */
 struct kit_iter {
-	const char *name;		/* the kfuncs' infix: bpf_iter_<name>_new */
+	/* Its name, the mainline kernel it needs, and its walk program (if any). */
+	struct kit_walk_prog prog;
 	const char *feature;		/* a kernel kfunc that comes with what it needs */
-	const char *mainline;		/* the mainline version of that feature */
-	struct kit_cmd cmd;		/* its command; cmd.name also names its pin directory */
+	struct kit_cmd cmd;		/* its command (prog.pin is its name) */
 	/* Shows the iterator end to end; fills d (a walk error becomes a FAIL). */
 	void (*demo)(struct kit_demo *d);
-	struct kit_skel skel;
-	/* Records a walk produced in record array i, from its bss (0 without records). */
-	uint64_t (*produced)(const void *bss, int i);
-	/* How many records a walk would give now (before a load), or NULL. */
-	uint32_t (*estimate)(void);
 	uint32_t resident_min;		/* least room `iterkit load` keeps */
 	bool walker;			/* needs KF_RCU_PROTECTED (newer than the rest) */
 };

@@ -59,9 +59,9 @@ static int cmd_demo(int argc, char **argv)
 
 		/* A walk that fails says why in the verdict's detail, not on its own. */
 		kit_capture_errors(err, sizeof(err));
-		if (it->walker && !kit_module_has_iter(it->name))
+		if (it->walker && !kit_module_has_iter(it->prog.name))
 			kit_demo_set(&d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline %s)",
-				     it->mainline);
+				     it->prog.mainline);
 		else
 			it->demo(&d);
 		kit_capture_errors(NULL, 0);
@@ -71,13 +71,13 @@ static int cmd_demo(int argc, char **argv)
 			failed++;
 		if (kit_json) {
 			kit_json_object(&j);
-			kit_json_kstr(&j, "iterator", it->name);
+			kit_json_kstr(&j, "iterator", it->prog.name);
 			kit_json_kstr(&j, "verdict", kit_verdicts[d.verdict]);
 			kit_json_kstr(&j, "detail", d.detail);
 			kit_json_object_end(&j);
 		} else {
 			kit_out_printf(o, "%-4s %-12s %s\n", d.verdict == KIT_PASS ? "PASS" :
-				       d.verdict == KIT_SKIP ? "SKIP" : "FAIL", it->name, d.detail);
+				       d.verdict == KIT_SKIP ? "SKIP" : "FAIL", it->prog.name, d.detail);
 		}
 	}
 	if (kit_json) {

@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include "cli.h"
 #include "module.h"
-#include "walk.h"
+#include "prog.h"
 #include "iter.h"
 #include "resident.h"
 #include "status.h"
@@ -23,7 +23,7 @@ static unsigned int iter_kfuncs(const struct kit_iter *it)
 	char name[64];
 
 	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "bpf_iter_%s_%s", it->name, kit_ops[i]);
+		snprintf(name, sizeof(name), "bpf_iter_%s_%s", it->prog.name, kit_ops[i]);
 		if (kit_module_has_func(name))
 			mask |= 1u << i;
 	}
@@ -184,8 +184,8 @@ static void status_json(const struct utsname *u, const struct kit_iter *const *i
 		char name[64];
 
 		kit_json_object(&j);
-		kit_json_kstr(&j, "name", its[i]->name);
-		kit_json_kstr(&j, "needs_kernel", its[i]->mainline);
+		kit_json_kstr(&j, "name", its[i]->prog.name);
+		kit_json_kstr(&j, "needs_kernel", its[i]->prog.mainline);
 		kit_json_kstr(&j, "needs_kernel_func", its[i]->feature);
 		kit_json_kbool(&j, "available", masks[i] == 7);
 		kit_json_key(&j, "kfuncs");
@@ -193,7 +193,7 @@ static void status_json(const struct utsname *u, const struct kit_iter *const *i
 		for (k = 0; k < 3; k++) {
 			if (!(masks[i] & (1u << k)))
 				continue;
-			snprintf(name, sizeof(name), "bpf_iter_%s_%s", its[i]->name, kit_ops[k]);
+			snprintf(name, sizeof(name), "bpf_iter_%s_%s", its[i]->prog.name, kit_ops[k]);
 			kit_json_str(&j, name);
 		}
 		kit_json_array_end(&j);
@@ -262,14 +262,14 @@ static void status_text(const struct utsname *u, const struct kit_iter *const *i
 			why = "-";
 		else if (!kit_kernel_has_func(its[i]->feature)) {
 			snprintf(lacks, sizeof(lacks), "not built: the kernel lacks KF_RCU_PROTECTED (mainline %s)",
-				 its[i]->mainline);
+				 its[i]->prog.mainline);
 			why = lacks;
 		} else {
 			why = "missing from the module's BTF";
 		}
-		kit_out_printf(o, "%-14s %s", its[i]->name, why);
+		kit_out_printf(o, "%-14s %s", its[i]->prog.name, why);
 		if (masks[i] == 7)
-			kit_out_printf(o, " (bpf_iter_%s_new/next/destroy)", its[i]->name);
+			kit_out_printf(o, " (bpf_iter_%s_new/next/destroy)", its[i]->prog.name);
 		kit_out_char(o, '\n');
 	}
 	if (!nres)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "module.h"
-#include "walk.h"
+#include "prog.h"
 #include "iter.h"
 #include "iterkit.bpf.h"
 #include "kit_task_record.h"
@@ -281,7 +281,7 @@ static int tasks_run(int argc, char **argv)
 {
 	struct tasks_in in = {};
 	struct kit_walk_cmd w = {
-		.it = &kit_iter_tasks, .set_inputs = tasks_set_inputs, .in = &in,
+		.desc = &kit_iter_tasks.prog, .set_inputs = tasks_set_inputs, .in = &in,
 		.show = tasks_show, .repeat = 1,
 	};
 	bool threads = false, host = false;
@@ -343,7 +343,7 @@ static void tasks_demo(struct kit_demo *d)
 	bool pass;
 
 	kit_prog_init(&p);
-	if (kit_prog_walk(&p, &kit_iter_tasks, tasks_set_inputs, &in)) {
+	if (kit_prog_walk(&p, &kit_iter_tasks.prog, tasks_set_inputs, &in)) {
 		kit_prog_close(&p);
 		d->verdict = KIT_FAIL;
 		return;
@@ -367,12 +367,18 @@ static void tasks_demo(struct kit_demo *d)
 	kit_prog_close(&p);
 }
 
-KIT_LSKEL_FNS(kit_task)
+KIT_LSKEL_FNS(kit_task, kit_task_walk, &skel->maps.records, NULL)
 
 const struct kit_iter kit_iter_tasks = {
-	.name = "kit_task",
+	.prog = {
+		.name = "kit_task",
+		.mainline = "6.7",
+		.pin = "tasks",
+		.skel = KIT_LSKEL(kit_task, KIT_LSKEL_MAP(0, records, struct kit_task_rec)),
+		.produced = tasks_produced,
+		.estimate = tasks_estimate,
+	},
 	.feature = "bpf_iter_task_new",
-	.mainline = "6.7",
 	.cmd = {
 		.name = "tasks",
 		.args = "[--pid PID] [--threads] [--tree] [--host] [--repeat N] [--interval SECONDS]",
@@ -386,10 +392,6 @@ const struct kit_iter kit_iter_tasks = {
 		.run = tasks_run,
 	},
 	.demo = tasks_demo,
-	.skel = KIT_LSKEL(kit_task, kit_task_walk,
-			  KIT_LSKEL_MAP(0, kit_task, records, struct kit_task_rec)),
-	.produced = tasks_produced,
-	.estimate = tasks_estimate,
 	.resident_min = 16384,
 	.walker = true,
 };

@@ -5,41 +5,121 @@
  * resident, pinned by `iterkit load` under /sys/fs/bpf/iterkit. Records
  * come back in memory-mapped arrays sized before the load.
  */
-#ifndef ITERKIT_WALK_H
-#define ITERKIT_WALK_H
+#ifndef ITERKIT_PROG_H
+#define ITERKIT_PROG_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <bpf/skel_internal.h>
 #include "cli.h"
-#include "iter.h"
 
 #define KIT_PIN_ROOT "/sys/fs/bpf/iterkit"
 
-/*
- * The adapter between a light skeleton NAME_bpf (program PROG) and struct
- * kit_skel: its functions and where its parts are. KIT_LSKEL_MAP() names
- * a record array (in .skel.maps / .skel.map_names / .skel.rec_size).
- */
-#define KIT_LSKEL_FNS(name)							\
-	static void *name##_skel_open(void) { return name##_bpf__open(); }	\
-	static int name##_skel_load(void *s) { return name##_bpf__load(s); }	\
-	static void name##_skel_destroy(void *s) { name##_bpf__destroy(s); }
+#define KIT_MAX_RECORD_MAPS 2
 
-#define KIT_LSKEL(name, progname, ...) {					\
-	.open = name##_skel_open,						\
+/* What a loaded light skeleton gives the loader. */
+struct kit_skel_parts {
+	void *skel;			/* the skeleton, for its destroy() */
+	int prog_fd;
+	int bss_fd;
+	void *bss;			/* its .bss, mapped */
+	int map_fds[KIT_MAX_RECORD_MAPS];	/* the record arrays */
+};
+
+/*
+ * A walk program's light skeleton (bpf/<name>.bpf.c), reached through
+ * functions KIT_LSKEL_FNS() writes for it: the skeleton's own names, checked by
+ * the compiler, whatever layout bpftool gives the skeleton struct.
+ */
+struct kit_skel {
+	/*
+	 * Opens the skeleton, gives its first record array room entries and
+	 * loads it, the verifier's log in log if not NULL: 0 or -errno.
+	 */
+	int (*load)(struct kit_skel_parts *parts, uint32_t room, char *log, uint32_t log_size);
+	void (*destroy)(void *skel);
+	const char *map_names[KIT_MAX_RECORD_MAPS];	/* the record arrays' (NULL: none) */
+	size_t rec_size[KIT_MAX_RECORD_MAPS];
+	size_t bss_size;
+};
+
+/* Asks the skeleton's loader for the verifier's log (log NULL: none). */
+static inline void kit_skel_log(struct bpf_loader_ctx *ctx, char *log, uint32_t log_size)
+{
+	if (!log)
+		return;
+	log[0] = '\0';
+	ctx->log_level = 1;
+	ctx->log_size = log_size;
+	ctx->log_buf = (long)log;
+}
+
+/*
+ * Writes name_skel_load() and name_skel_destroy() for the light skeleton
+ * struct name_bpf, whose program is progname. rec0 and rec1 are its record
+ * arrays, as expressions of the skeleton `skel` (&skel->maps.records), or
+ * NULL; rec0 gets room entries.
+ */
+#define KIT_LSKEL_FNS(name, progname, rec0, rec1)				\
+	static int name##_skel_load(struct kit_skel_parts *parts, uint32_t room,\
+				    char *log, uint32_t log_size)		\
+	{									\
+		struct name##_bpf *skel = name##_bpf__open();			\
+		struct bpf_map_desc *recs[KIT_MAX_RECORD_MAPS];			\
+		int err, i;							\
+										\
+		if (!skel)							\
+			return -ENOMEM;						\
+		recs[0] = rec0;							\
+		recs[1] = rec1;							\
+		if (recs[0])							\
+			recs[0]->max_entries = room;				\
+		kit_skel_log(&skel->ctx, log, log_size);			\
+		err = name##_bpf__load(skel);					\
+		if (err) {							\
+			name##_bpf__destroy(skel);				\
+			return err < 0 ? err : -err;				\
+		}								\
+		parts->skel = skel;						\
+		parts->prog_fd = skel->progs.progname.prog_fd;			\
+		parts->bss_fd = skel->maps.bss.map_fd;				\
+		parts->bss = skel->bss;						\
+		for (i = 0; i < KIT_MAX_RECORD_MAPS; i++)			\
+			parts->map_fds[i] = recs[i] ? recs[i]->map_fd : -1;	\
+		return 0;							\
+	}									\
+	static void name##_skel_destroy(void *skel)				\
+	{									\
+		name##_bpf__destroy(skel);					\
+	}
+
+/* The struct kit_skel of a skeleton KIT_LSKEL_FNS() wrote functions for. */
+#define KIT_LSKEL(name, ...) {							\
 	.load = name##_skel_load,						\
 	.destroy = name##_skel_destroy,						\
-	.prog = offsetof(struct name##_bpf, progs.progname),			\
-	.bss_map = offsetof(struct name##_bpf, maps.bss),			\
-	.bss = offsetof(struct name##_bpf, bss),				\
 	.bss_size = sizeof(struct name##_bpf__bss),				\
 	__VA_ARGS__								\
 }
-#define KIT_LSKEL_MAP(i, name, map, rec)					\
-	.maps[i] = offsetof(struct name##_bpf, maps.map),			\
+/* Names record array i (for its pin) and its record type. */
+#define KIT_LSKEL_MAP(i, map, rec)						\
 	.map_names[i] = #map, .rec_size[i] = sizeof(rec)
+
+/*
+ * A walk program, as its iterator's entry describes it: what loading,
+ * pinning and running it needs.
+ */
+struct kit_walk_prog {
+	const char *name;		/* the iterator's: bpf_iter_<name>_new */
+	const char *mainline;		/* the mainline kernel its kfuncs need */
+	const char *pin;		/* its pin directory (its command's name) */
+	struct kit_skel skel;
+	/* Records a walk produced in record array i, from its bss (0 without records). */
+	uint64_t (*produced)(const void *bss, int i);
+	/* How many records a walk would give now (before a load), or NULL. */
+	uint32_t (*estimate)(void);
+};
 
 /* A record array of a walk program. */
 struct kit_records {
@@ -50,7 +130,7 @@ struct kit_records {
 };
 
 struct kit_prog {
-	const struct kit_iter *it;
+	const struct kit_walk_prog *desc;
 	int prog_fd;
 	int bss_fd;
 	void *bss;		/* the program's globals, mapped */
@@ -68,9 +148,9 @@ void kit_prog_init(struct kit_prog *p);
  * at least `room` records, else a fresh load with that room. 0, or 1
  * after printing why not.
  */
-int kit_prog_open(struct kit_prog *p, const struct kit_iter *it, uint32_t room);
+int kit_prog_open(struct kit_prog *p, const struct kit_walk_prog *desc, uint32_t room);
 /* A fresh load, never the resident one (iterkit load). */
-int kit_prog_load(struct kit_prog *p, const struct kit_iter *it, uint32_t room);
+int kit_prog_load(struct kit_prog *p, const struct kit_walk_prog *desc, uint32_t room);
 void kit_prog_close(struct kit_prog *p);
 
 /*
@@ -82,7 +162,7 @@ void kit_prog_close(struct kit_prog *p);
  * the lock is dropped: concurrent walks never see each other's. Opens p if
  * it is not. 0, or 1 after printing why not.
  */
-int kit_prog_walk(struct kit_prog *p, const struct kit_iter *it,
+int kit_prog_walk(struct kit_prog *p, const struct kit_walk_prog *desc,
 		  void (*set_inputs)(void *bss, const void *in), const void *in);
 
 /* Room for n records and some more for what starts meanwhile. */
@@ -95,7 +175,7 @@ uint32_t kit_room_for(uint64_t n);
  * --repeat and --json the documents are NDJSON: one line each.
  */
 struct kit_walk_cmd {
-	const struct kit_iter *it;
+	const struct kit_walk_prog *desc;
 	void (*set_inputs)(void *bss, const void *in);
 	const void *in;
 	int (*show)(struct kit_prog *p, const void *in, void *ctx);
