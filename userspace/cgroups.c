@@ -18,6 +18,7 @@
 #include "module.h"
 #include "prog.h"
 #include "iter.h"
+#include "cgroups.h"
 #include "iterkit.bpf.h"
 #include "kit_cgroup.h"
 #include "kit_cgroup.lskel.h"
@@ -243,6 +244,19 @@ static void cg_paths_put(struct cg_view *v, const char *s, size_t n)
 	v->paths_len += n;
 }
 
+size_t kit_cg_child_path(char *out, const char *parent, size_t plen, const char *name,
+			 size_t name_len)
+{
+	size_t len = plen;
+
+	/* parent may sit just before out, in the same buffer */
+	memmove(out, parent, plen);
+	if (plen > 1)		/* under the root: no second '/' */
+		out[len++] = '/';
+	memcpy(out + len, name, name_len);
+	return len + name_len;
+}
+
 /* Full path below the cgroup2 mount ("/" for the root); false if unknown. */
 static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len, int depth)
 {
@@ -267,10 +281,9 @@ static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len,
 				return false;
 			/* after the reserve: the parent's path by offset, the buffer may have moved */
 			off = v->paths_len;
-			cg_paths_put(v, v->paths + (v->path_off[parent] - 1), plen);
-			if (plen > 1)
-				cg_paths_put(v, "/", 1);
-			cg_paths_put(v, r->name, name_len);
+			v->paths_len += kit_cg_child_path(v->paths + off,
+							  v->paths + (v->path_off[parent] - 1),
+							  plen, r->name, name_len);
 		}
 		v->path_off[i] = off + 1;
 		v->path_len[i] = v->paths_len - off;

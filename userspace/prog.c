@@ -171,8 +171,7 @@ static int kit_skel_load(struct kit_prog *p, const struct kit_walk_prog *desc, u
 	return 0;
 }
 
-/* The last KIT_LOG_TAIL lines of log (the log itself is cut there). */
-static const char *kit_log_tail(char *log)
+const char *kit_log_tail(char *log)
 {
 	char *end = log + strlen(log), *p;
 	int lines = 0;

@@ -169,6 +169,12 @@ int kit_prog_walk(struct kit_prog *p, const struct kit_walk_prog *desc,
 uint32_t kit_room_for(uint64_t n);
 
 /*
+ * The last lines of a verifier's log, the ones an error shows (its
+ * trailing newlines are cut off in log itself).
+ */
+const char *kit_log_tail(char *log);
+
+/*
  * The walk commands (tasks, cgroups): `repeat` walks, `interval` seconds
  * apart, each walk's output written before the wait; show() formats one
  * walk (0, or 1 after printing an error, which stops the command). With

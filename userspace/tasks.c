@@ -13,6 +13,7 @@
 #include "module.h"
 #include "prog.h"
 #include "iter.h"
+#include "tasks.h"
 #include "iterkit.bpf.h"
 #include "kit_task_record.h"
 #include "task_state.h"
@@ -186,7 +187,7 @@ static void tree_print(struct kit_out *o, struct tree *t, int32_t at, size_t ple
 		tree_print(o, t, c, plen, t->next[c] < 0, depth + 1);
 }
 
-static int print_tree(struct kit_out *o, const struct kit_task_rec *v, size_t n)
+int kit_tasks_print_tree(struct kit_out *o, const struct kit_task_rec *v, size_t n)
 {
 	struct tree t = { .v = v, .n = n };
 	uint32_t size = 16, mask;
@@ -271,7 +272,7 @@ static int tasks_show(struct kit_prog *p, const void *in, void *ctx)
 	if (kit_json)
 		print_json(&kit_stdout, tasks_recs(p), tasks_count(p));
 	else if (i->tree)
-		return print_tree(&kit_stdout, tasks_recs(p), tasks_count(p));
+		return kit_tasks_print_tree(&kit_stdout, tasks_recs(p), tasks_count(p));
 	else
 		print_table(&kit_stdout, tasks_recs(p), tasks_count(p));
 	return 0;
