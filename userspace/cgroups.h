@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* iterkit cgroups: the parts of its output that need no walk. */
+/* iterkit cgroups: the kit_cgroup iterator. */
 #ifndef ITERKIT_CGROUPS_H
 #define ITERKIT_CGROUPS_H
 
 #include <stddef.h>
+#include "iter.h"
+
+/* Its entry of the iterator table. */
+extern const struct kit_iter kit_iter_cgroups;
 
 /*
  * Writes the path of a cgroup named name under the cgroup at parent (plen

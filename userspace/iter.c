@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include "iter.h"
 #include "cli.h"
+#include "numbers.h"
+#include "tasks.h"
+#include "cgroups.h"
 
 /*
  * An iterator of the module that no command walks (a BPF program's own:

@@ -40,8 +40,6 @@ struct kit_iter {
 	bool walker;			/* needs KF_RCU_PROTECTED (newer than the rest) */
 };
 
-/* The entries of the walk commands (numbers.c, tasks.c, cgroups.c). */
-extern const struct kit_iter kit_iter_num, kit_iter_seq, kit_iter_tasks, kit_iter_cgroups;
 /*
  * Every iterator, NULL-terminated; those a BPF program uses on its own
  * (no command, no program of the loader's) come last.

@@ -12,6 +12,7 @@
 #include "module.h"
 #include "prog.h"
 #include "iter.h"
+#include "numbers.h"
 #include "shared.h"
 #include "kit_num.lskel.h"
 #include "testmod_seq.lskel.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* iterkit tasks: the parts of its output that need no walk. */
+/* iterkit tasks: the kit_task iterator. */
 #ifndef ITERKIT_TASKS_H
 #define ITERKIT_TASKS_H
 
@@ -7,6 +7,10 @@
 #include <linux/types.h>
 #include "out.h"
 #include "kit_task_record.h"
+#include "iter.h"
+
+/* Its entry of the iterator table. */
+extern const struct kit_iter kit_iter_tasks;
 
 /*
  * Processes under their parents, pstree-like ("init(1)", then "|-" and
