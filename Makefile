@@ -174,14 +174,23 @@ LOADER_LIBS = $(shell printf 'void *btf__parse_split(const char *, void *);\nint
 iterkit: $(LOADER_OBJS)
 	$(CC) $(CROSS_FLAGS) $(CFLAGS) $(LOADER_OBJS) -o $@ $(LDFLAGS) $(LOADER_LIBS)
 
-# Unit tests of the loader's parts (output, JSON, options), run on the host
-# under ASan and UBSan by tests/host/test_unit.sh.
+# Unit tests of the loader's parts (output, JSON, options, numbers,
+# versions, the tree and path builders), run on the host under ASan and
+# UBSan by tests/host/test_unit.sh. Each links the whole loader but main(),
+# built once with the sanitizers.
 UNIT_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-UNIT_SRCS := userspace/out.c userspace/common.c
-$(BUILD)/unit/%: tests/unit/%.c $(UNIT_SRCS) | $(LOADER_SKELS)
+UNIT_OBJS := $(patsubst userspace/%.c,$(BUILD)/unit/obj/%.o,$(filter-out userspace/iterkit.c,$(LOADER_SRCS)))
+$(BUILD)/unit/obj/%.o: userspace/%.c | $(LOADER_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -Itests/unit $< $(UNIT_SRCS) -o $@
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -c $< -o $@
+$(BUILD)/unit/%: tests/unit/%.c $(UNIT_OBJS) | $(LOADER_SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -Itests/unit $< $(UNIT_OBJS) -o $@ \
+		$(USER_LIBS)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/*.c))
+# The unit tests' dependency files of earlier builds name common.c, now
+# cli.c: nothing to make for it, the tests are linked anew.
+userspace/common.c:
 unit: $(UNIT_BINS)
 
 # The unit tests run on the build machine (tests/host/test_unit.sh): a

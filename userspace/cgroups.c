@@ -14,8 +14,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include "iterkit.h"
-#include "walk.h"
+#include "cli.h"
+#include "module.h"
+#include "prog.h"
+#include "iter.h"
+#include "cgroups.h"
 #include "iterkit.bpf.h"
 #include "kit_cgroup.h"
 #include "kit_cgroup.lskel.h"
@@ -165,7 +168,7 @@ static int cg_more_ancestors(struct cg_view *v, const struct kit_prog *p, const 
 		const struct kit_cgroup_bpf__bss *qb;
 
 		up.root_id = v->anc_more[n - 1].parent_id;
-		rc = kit_prog_walk(&q, &kit_iter_cgroups, cgroups_set_inputs, &up);
+		rc = kit_prog_walk(&q, &kit_iter_cgroups.prog, cgroups_set_inputs, &up);
 		qb = q.out;
 		if (rc || qb->ret || !qb->nr_ancestors)
 			break;
@@ -241,6 +244,19 @@ static void cg_paths_put(struct cg_view *v, const char *s, size_t n)
 	v->paths_len += n;
 }
 
+size_t kit_cg_child_path(char *out, const char *parent, size_t plen, const char *name,
+			 size_t name_len)
+{
+	size_t len = plen;
+
+	/* parent may sit just before out, in the same buffer */
+	memmove(out, parent, plen);
+	if (plen > 1)		/* under the root: no second '/' */
+		out[len++] = '/';
+	memcpy(out + len, name, name_len);
+	return len + name_len;
+}
+
 /* Full path below the cgroup2 mount ("/" for the root); false if unknown. */
 static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len, int depth)
 {
@@ -265,10 +281,9 @@ static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len,
 				return false;
 			/* after the reserve: the parent's path by offset, the buffer may have moved */
 			off = v->paths_len;
-			cg_paths_put(v, v->paths + (v->path_off[parent] - 1), plen);
-			if (plen > 1)
-				cg_paths_put(v, "/", 1);
-			cg_paths_put(v, r->name, name_len);
+			v->paths_len += kit_cg_child_path(v->paths + off,
+							  v->paths + (v->path_off[parent] - 1),
+							  plen, r->name, name_len);
 		}
 		v->path_off[i] = off + 1;
 		v->path_len[i] = v->paths_len - off;
@@ -448,7 +463,7 @@ static int cgroups_run(int argc, char **argv)
 	struct cgroups_in in = { .order = KIT_CGROUP_DESCENDANTS_PRE };
 	struct cg_view v = {};
 	struct kit_walk_cmd w = {
-		.it = &kit_iter_cgroups, .set_inputs = cgroups_set_inputs, .in = &in,
+		.desc = &kit_iter_cgroups.prog, .set_inputs = cgroups_set_inputs, .in = &in,
 		.show = cgroups_show, .ctx = &v, .repeat = 1,
 	};
 	const char *root_arg = NULL;
@@ -525,7 +540,7 @@ static void cgroups_demo(struct kit_demo *d)
 		return;
 	}
 	kit_prog_init(&p);
-	if (kit_prog_walk(&p, &kit_iter_cgroups, cgroups_set_inputs, &in) ||
+	if (kit_prog_walk(&p, &kit_iter_cgroups.prog, cgroups_set_inputs, &in) ||
 	    cg_view_build(&v, &p, &in)) {
 		cg_view_free(&v);
 		kit_prog_close(&p);
@@ -560,12 +575,20 @@ static void cgroups_demo(struct kit_demo *d)
 	kit_prog_close(&p);
 }
 
-KIT_LSKEL_FNS(kit_cgroup)
+KIT_LSKEL_FNS(kit_cgroup, kit_cgroup_walk, &skel->maps.records, &skel->maps.ancestors)
 
 const struct kit_iter kit_iter_cgroups = {
-	.name = "kit_cgroup",
+	.prog = {
+		.name = "kit_cgroup",
+		.mainline = "6.7",
+		.pin = "cgroups",
+		.skel = KIT_LSKEL(kit_cgroup,
+				  KIT_LSKEL_MAP(0, records, struct kit_cgroup_rec),
+				  KIT_LSKEL_MAP(1, ancestors, struct kit_cgroup_rec)),
+		.produced = cgroups_produced,
+		.estimate = cgroups_estimate,
+	},
 	.feature = "bpf_iter_task_new",
-	.mainline = "6.7",
 	.cmd = {
 		.name = "cgroups",
 		.args = "[--root ID|PATH] [--order pre|post|up|children|self] [--host] [--repeat N] [--interval SECONDS]",
@@ -578,11 +601,6 @@ const struct kit_iter kit_iter_cgroups = {
 		.run = cgroups_run,
 	},
 	.demo = cgroups_demo,
-	.skel = KIT_LSKEL(kit_cgroup, kit_cgroup_walk,
-			  KIT_LSKEL_MAP(0, kit_cgroup, records, struct kit_cgroup_rec),
-			  KIT_LSKEL_MAP(1, kit_cgroup, ancestors, struct kit_cgroup_rec)),
-	.produced = cgroups_produced,
-	.estimate = cgroups_estimate,
 	.resident_min = 1024,
 	.walker = true,
 };

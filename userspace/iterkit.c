@@ -9,16 +9,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include "iterkit.h"
-
-/* The iterators, in the order every list shows them. */
-const struct kit_iter *const kit_iters[] = {
-	&kit_iter_num,
-	&kit_iter_seq,
-	&kit_iter_tasks,
-	&kit_iter_cgroups,
-	NULL,
-};
+#include "cli.h"
+#include "module.h"
+#include "iter.h"
+#include "resident.h"
+#include "status.h"
 
 static int cmd_demo(int argc, char **argv);
 
@@ -59,11 +54,14 @@ static int cmd_demo(int argc, char **argv)
 		struct kit_demo d = { KIT_FAIL, "" };
 		char err[512];
 
+		if (!kit_iter_has_cmd(it))
+			continue;
+
 		/* A walk that fails says why in the verdict's detail, not on its own. */
 		kit_capture_errors(err, sizeof(err));
-		if (it->walker && !kit_module_has_iter(it))
+		if (it->walker && !kit_module_has_iter(it->prog.name))
 			kit_demo_set(&d, KIT_SKIP, "not in this module: the walkers need a kernel with KF_RCU_PROTECTED (mainline %s)",
-				     it->mainline);
+				     it->prog.mainline);
 		else
 			it->demo(&d);
 		kit_capture_errors(NULL, 0);
@@ -73,13 +71,13 @@ static int cmd_demo(int argc, char **argv)
 			failed++;
 		if (kit_json) {
 			kit_json_object(&j);
-			kit_json_kstr(&j, "iterator", it->name);
+			kit_json_kstr(&j, "iterator", it->prog.name);
 			kit_json_kstr(&j, "verdict", kit_verdicts[d.verdict]);
 			kit_json_kstr(&j, "detail", d.detail);
 			kit_json_object_end(&j);
 		} else {
 			kit_out_printf(o, "%-4s %-12s %s\n", d.verdict == KIT_PASS ? "PASS" :
-				       d.verdict == KIT_SKIP ? "SKIP" : "FAIL", it->name, d.detail);
+				       d.verdict == KIT_SKIP ? "SKIP" : "FAIL", it->prog.name, d.detail);
 		}
 	}
 	if (kit_json) {
@@ -100,7 +98,7 @@ static const struct kit_cmd *kit_find_cmd(const char *name)
 		if (!strcmp(name, kit_cmds[i]->name))
 			return kit_cmds[i];
 	for (i = 0; kit_iters[i]; i++)
-		if (!strcmp(name, kit_iters[i]->cmd.name))
+		if (kit_iter_has_cmd(kit_iters[i]) && !strcmp(name, kit_iters[i]->cmd.name))
 			return &kit_iters[i]->cmd;
 	return NULL;
 }
@@ -115,7 +113,9 @@ static int usage(void)
 		    "commands:\n");
 	kit_out_printf(o, "  %-8s %s\n", kit_cmd_status.name, kit_cmd_status.help);
 	for (i = 0; kit_iters[i]; i++)
-		kit_out_printf(o, "  %-8s %s\n", kit_iters[i]->cmd.name, kit_iters[i]->cmd.help);
+		if (kit_iter_has_cmd(kit_iters[i]))
+			kit_out_printf(o, "  %-8s %s\n", kit_iters[i]->cmd.name,
+				       kit_iters[i]->cmd.help);
 	for (i = 1; kit_cmds[i]; i++)
 		kit_out_printf(o, "  %-8s %s\n", kit_cmds[i]->name, kit_cmds[i]->help);
 	kit_out_str(o, "\noptions (before or after the command):\n"

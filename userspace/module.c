@@ -15,7 +15,8 @@
 #include <sys/wait.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "iterkit.h"
+#include "cli.h"
+#include "module.h"
 
 #define KIT_MODULE_BTF "/sys/kernel/btf/iterkit"
 #define KIT_MODULE_DIR "/sys/module/iterkit"
@@ -213,14 +214,14 @@ bool kit_kernel_has_func(const char *name)
 	return kit_btf_has_func(kit_vmlinux_btf(), name);
 }
 
-bool kit_module_has_iter(const struct kit_iter *it)
+bool kit_module_has_iter(const char *iter)
 {
 	static const char *const ops[] = { "new", "next", "destroy" };
 	char name[96];
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "bpf_iter_%s_%s", it->name, ops[i]);
+		snprintf(name, sizeof(name), "bpf_iter_%s_%s", iter, ops[i]);
 		if (!kit_module_has_func(name))
 			return false;
 	}

@@ -8,8 +8,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
-#include "iterkit.h"
-#include "walk.h"
+#include "cli.h"
+#include "module.h"
+#include "prog.h"
+#include "iter.h"
+#include "numbers.h"
 #include "shared.h"
 #include "kit_num.lskel.h"
 #include "testmod_seq.lskel.h"
@@ -112,7 +115,7 @@ static int nums_walk(const struct nums *n, const long long in[2], struct nums_ou
 	int rc;
 
 	kit_prog_init(&p);
-	rc = kit_prog_walk(&p, n->it, n->set_inputs, in);
+	rc = kit_prog_walk(&p, &n->it->prog, n->set_inputs, in);
 	if (!rc)
 		n->read(p.out, out);
 	kit_prog_close(&p);
@@ -130,7 +133,7 @@ static void nums_print(const struct nums *n, const long long in[2], const struct
 
 		kit_json_init(&j, o);
 		kit_json_object(&j);
-		kit_json_kstr(&j, "iterator", n->it->name);
+		kit_json_kstr(&j, "iterator", n->it->prog.name);
 		kit_json_kint(&j, n->keys[0], in[0]);
 		kit_json_kint(&j, n->keys[1], in[1]);
 		kit_json_kint(&j, "ret", r->ret);
@@ -232,13 +235,18 @@ static uint64_t seq_produced(const void *bss, int i)
 	return ((const struct testmod_seq_bpf__bss *)bss)->count;
 }
 
-KIT_LSKEL_FNS(kit_num)
-KIT_LSKEL_FNS(testmod_seq)
+KIT_LSKEL_FNS(kit_num, kit_num_walk, NULL, NULL)
+KIT_LSKEL_FNS(testmod_seq, testmod_seq_walk, NULL, NULL)
 
 const struct kit_iter kit_iter_num = {
-	.name = "kit_num",
+	.prog = {
+		.name = "kit_num",
+		.mainline = "6.4",
+		.pin = "num",
+		.skel = KIT_LSKEL(kit_num),
+		.produced = num_produced,
+	},
 	.feature = "bpf_iter_num_new",
-	.mainline = "6.4",
 	.cmd = {
 		.name = "num",
 		.args = "START END",
@@ -246,14 +254,17 @@ const struct kit_iter kit_iter_num = {
 		.run = num_run,
 	},
 	.demo = num_demo,
-	.skel = KIT_LSKEL(kit_num, kit_num_walk),
-	.produced = num_produced,
 };
 
 const struct kit_iter kit_iter_seq = {
-	.name = "testmod_seq",
+	.prog = {
+		.name = "testmod_seq",
+		.mainline = "6.4",
+		.pin = "seq",
+		.skel = KIT_LSKEL(testmod_seq),
+		.produced = seq_produced,
+	},
 	.feature = "bpf_iter_num_new",
-	.mainline = "6.4",
 	.cmd = {
 		.name = "seq",
 		.args = "VALUE COUNT",
@@ -261,6 +272,4 @@ const struct kit_iter kit_iter_seq = {
 		.run = seq_run,
 	},
 	.demo = seq_demo,
-	.skel = KIT_LSKEL(testmod_seq, testmod_seq_walk),
-	.produced = seq_produced,
 };

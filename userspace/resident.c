@@ -22,8 +22,10 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <bpf/bpf.h>
-#include "iterkit.h"
-#include "walk.h"
+#include "cli.h"
+#include "module.h"
+#include "prog.h"
+#include "iter.h"
 #include "resident.h"
 
 #define BPF_FS_MAGIC 0xcafe4a11
@@ -150,9 +152,9 @@ static int kit_lock_root(bool create)
 /* Room a resident program keeps: four times what there is now, at least its minimum. */
 static uint32_t kit_resident_room(const struct kit_iter *it)
 {
-	uint64_t now = it->estimate ? it->estimate() : 0, room = 4 * now;
+	uint64_t now = it->prog.estimate ? it->prog.estimate() : 0, room = 4 * now;
 
-	if (!it->skel.maps[0])
+	if (!it->prog.skel.map_names[0])
 		return 0;
 	return room < it->resident_min ? it->resident_min :
 	       room > (1u << 24) ? (1u << 24) : (uint32_t)room;
@@ -170,8 +172,8 @@ static int kit_pin_prog(const struct kit_prog *p, const char *sub)
 	snprintf(path, sizeof(path), "%s/bss", sub);
 	if (!err)
 		err = bpf_obj_pin(p->bss_fd, path);
-	for (m = 0; !err && m < KIT_MAX_RECORD_MAPS && p->it->skel.maps[m]; m++) {
-		snprintf(path, sizeof(path), "%s/%s", sub, p->it->skel.map_names[m]);
+	for (m = 0; !err && m < KIT_MAX_RECORD_MAPS && p->desc->skel.map_names[m]; m++) {
+		snprintf(path, sizeof(path), "%s/%s", sub, p->desc->skel.map_names[m]);
 		err = bpf_obj_pin(p->rec[m].fd, path);
 	}
 	return err < 0 ? -errno : 0;
@@ -246,16 +248,16 @@ static int load_run(int argc, char **argv)
 		char sub[300];
 		int err;
 
-		if (it->walker && !kit_module_has_iter(it))
-			continue;	/* walkers before 6.7 */
-		if (kit_interrupted || kit_prog_load(&p, it, kit_resident_room(it)))
+		if (!kit_iter_has_cmd(it) || (it->walker && !kit_module_has_iter(it->prog.name)))
+			continue;	/* no program of ours, or a walker the kernel lacks */
+		if (kit_interrupted || kit_prog_load(&p, &it->prog, kit_resident_room(it)))
 			goto fail;
-		snprintf(sub, sizeof(sub), "%s/%s", tmp, it->cmd.name);
+		snprintf(sub, sizeof(sub), "%s/%s", tmp, it->prog.pin);
 		err = kit_pin_prog(&p, sub);
 		rooms[n] = p.rec[0].room;
 		kit_prog_close(&p);
 		if (err) {
-			kit_error("pinning the %s program in %s failed: %s", it->name, sub, strerror(-err));
+			kit_error("pinning the %s program in %s failed: %s", it->prog.name, sub, strerror(-err));
 			goto fail;
 		}
 		pinned[n++] = it;

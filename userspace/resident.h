@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What `iterkit load` left under /sys/fs/bpf/iterkit, for `iterkit status`. */
+/*
+ * Resident programs: `iterkit load` pins them under /sys/fs/bpf/iterkit,
+ * `iterkit unload` removes them, `iterkit status` lists them.
+ */
 #ifndef ITERKIT_RESIDENT_H
 #define ITERKIT_RESIDENT_H
 
 #include <stdbool.h>
+#include "cli.h"
 
 #define KIT_MAX_RESIDENT 16
 #define KIT_MAX_RESIDENT_PROGS 8
@@ -18,5 +22,8 @@ struct kit_resident {
 
 /* Every pin directory under KIT_PIN_ROOT, this build's first; how many. */
 int kit_resident_list(struct kit_resident *res, int max);
+
+/* iterkit load, iterkit unload: pin this build's programs, remove every pin. */
+extern const struct kit_cmd kit_cmd_load, kit_cmd_unload;
 
 #endif

@@ -7,24 +7,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
-#include "iterkit.h"
-#include "walk.h"
+#include "cli.h"
+#include "module.h"
+#include "prog.h"
+#include "iter.h"
 #include "resident.h"
+#include "status.h"
 
 static const char *const kit_ops[] = { "new", "next", "destroy" };
-
-/*
- * The module's iterators that no command walks (a BPF program's own, as
- * kit_cgroup_at starts from a cgroup pointer): status lists them too.
- */
-static const struct kit_iter kit_cgroup_at_iter = {
-	.name = "kit_cgroup_at",
-	.feature = "bpf_iter_task_new",
-	.mainline = "6.7",
-	.walker = true,
-};
-
-static const struct kit_iter *const program_only_iters[] = { &kit_cgroup_at_iter, NULL };
 
 /* Which of an iterator's three kfuncs the module's BTF describes (bit per op). */
 static unsigned int iter_kfuncs(const struct kit_iter *it)
@@ -33,7 +23,7 @@ static unsigned int iter_kfuncs(const struct kit_iter *it)
 	char name[64];
 
 	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "bpf_iter_%s_%s", it->name, kit_ops[i]);
+		snprintf(name, sizeof(name), "bpf_iter_%s_%s", it->prog.name, kit_ops[i]);
 		if (kit_module_has_func(name))
 			mask |= 1u << i;
 	}
@@ -122,7 +112,8 @@ static void module_hint(char *buf, size_t size, const char *release, bool suppor
 	int enrolled, n;
 
 	if (!supported) {
-		snprintf(buf, size, "not loaded: this kernel has no open-coded BPF iterators, so DKMS does not build iterkit for it; boot a 6.4+ kernel (Debian 12: linux-image-amd64 and linux-headers-amd64 from bookworm-backports)");
+		snprintf(buf, size, "not loaded: this kernel has no open-coded BPF iterators, so DKMS does not build iterkit for it; boot a %s+ kernel (Debian 12: linux-image-amd64 and linux-headers-amd64 from bookworm-backports)",
+			 kit_iters_oldest_kernel());
 		return;
 	}
 	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", release);
@@ -176,7 +167,7 @@ static void status_json(const struct utsname *u, const struct kit_iter *const *i
 	kit_json_object(&j);
 	kit_json_kstr(&j, "kernel", u->release);
 	kit_json_kbool(&j, "kernel_supported", kit_kernel_has_func("bpf_iter_num_new"));
-	kit_json_kstr(&j, "minimum_kernel", "6.4");
+	kit_json_kstr(&j, "minimum_kernel", kit_iters_oldest_kernel());
 	kit_json_kbool(&j, "kernel_walkers", kit_kernel_has_func("bpf_iter_task_new"));
 	kit_json_kbool(&j, "module_loaded", access("/sys/module/iterkit", F_OK) == 0);
 	if (hint[0])
@@ -193,8 +184,8 @@ static void status_json(const struct utsname *u, const struct kit_iter *const *i
 		char name[64];
 
 		kit_json_object(&j);
-		kit_json_kstr(&j, "name", its[i]->name);
-		kit_json_kstr(&j, "needs_kernel", its[i]->mainline);
+		kit_json_kstr(&j, "name", its[i]->prog.name);
+		kit_json_kstr(&j, "needs_kernel", its[i]->prog.mainline);
 		kit_json_kstr(&j, "needs_kernel_func", its[i]->feature);
 		kit_json_kbool(&j, "available", masks[i] == 7);
 		kit_json_key(&j, "kfuncs");
@@ -202,7 +193,7 @@ static void status_json(const struct utsname *u, const struct kit_iter *const *i
 		for (k = 0; k < 3; k++) {
 			if (!(masks[i] & (1u << k)))
 				continue;
-			snprintf(name, sizeof(name), "bpf_iter_%s_%s", its[i]->name, kit_ops[k]);
+			snprintf(name, sizeof(name), "bpf_iter_%s_%s", its[i]->prog.name, kit_ops[k]);
 			kit_json_str(&j, name);
 		}
 		kit_json_array_end(&j);
@@ -262,19 +253,23 @@ static void status_text(const struct utsname *u, const struct kit_iter *const *i
 	kit_out_printf(o, "module BTF:    %s\n", have_btf ? "/sys/kernel/btf/iterkit" :
 		       loaded ? "MISSING: kfuncs not registered" : "-");
 	for (i = 0; its[i]; i++) {
+		char lacks[96];
 		const char *why;
 
 		if (masks[i] == 7)
 			why = "available";
 		else if (!have_btf)
 			why = "-";
-		else if (!kit_kernel_has_func(its[i]->feature))
-			why = "not built: the kernel lacks KF_RCU_PROTECTED (mainline 6.7)";
-		else
+		else if (!kit_kernel_has_func(its[i]->feature)) {
+			snprintf(lacks, sizeof(lacks), "not built: the kernel lacks KF_RCU_PROTECTED (mainline %s)",
+				 its[i]->prog.mainline);
+			why = lacks;
+		} else {
 			why = "missing from the module's BTF";
-		kit_out_printf(o, "%-14s %s", its[i]->name, why);
+		}
+		kit_out_printf(o, "%-14s %s", its[i]->prog.name, why);
 		if (masks[i] == 7)
-			kit_out_printf(o, " (bpf_iter_%s_new/next/destroy)", its[i]->name);
+			kit_out_printf(o, " (bpf_iter_%s_new/next/destroy)", its[i]->prog.name);
 		kit_out_char(o, '\n');
 	}
 	if (!nres)
@@ -306,11 +301,9 @@ static int status_run(int argc, char **argv)
 	usable = have_btf && kit_module_version_ok(kit_module_version());
 	for (i = 0; kit_iters[i]; i++)
 		its[n++] = kit_iters[i];
-	for (i = 0; program_only_iters[i]; i++)
-		its[n++] = program_only_iters[i];
 	for (i = 0; its[i]; i++) {
 		masks[i] = have_btf ? iter_kfuncs(its[i]) : 0;
-		/* the walkers are optional (kernels before 6.7), the others are not */
+		/* the walkers are optional (older kernels lack them), the others are not */
 		if (!its[i]->walker && masks[i] != 7)
 			usable = false;
 	}

@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "iterkit.h"
-#include "walk.h"
+#include "cli.h"
+#include "module.h"
+#include "prog.h"
+#include "iter.h"
+#include "tasks.h"
 #include "iterkit.bpf.h"
 #include "kit_task_record.h"
 #include "task_state.h"
@@ -184,7 +187,7 @@ static void tree_print(struct kit_out *o, struct tree *t, int32_t at, size_t ple
 		tree_print(o, t, c, plen, t->next[c] < 0, depth + 1);
 }
 
-static int print_tree(struct kit_out *o, const struct kit_task_rec *v, size_t n)
+int kit_tasks_print_tree(struct kit_out *o, const struct kit_task_rec *v, size_t n)
 {
 	struct tree t = { .v = v, .n = n };
 	uint32_t size = 16, mask;
@@ -269,7 +272,7 @@ static int tasks_show(struct kit_prog *p, const void *in, void *ctx)
 	if (kit_json)
 		print_json(&kit_stdout, tasks_recs(p), tasks_count(p));
 	else if (i->tree)
-		return print_tree(&kit_stdout, tasks_recs(p), tasks_count(p));
+		return kit_tasks_print_tree(&kit_stdout, tasks_recs(p), tasks_count(p));
 	else
 		print_table(&kit_stdout, tasks_recs(p), tasks_count(p));
 	return 0;
@@ -279,7 +282,7 @@ static int tasks_run(int argc, char **argv)
 {
 	struct tasks_in in = {};
 	struct kit_walk_cmd w = {
-		.it = &kit_iter_tasks, .set_inputs = tasks_set_inputs, .in = &in,
+		.desc = &kit_iter_tasks.prog, .set_inputs = tasks_set_inputs, .in = &in,
 		.show = tasks_show, .repeat = 1,
 	};
 	bool threads = false, host = false;
@@ -341,7 +344,7 @@ static void tasks_demo(struct kit_demo *d)
 	bool pass;
 
 	kit_prog_init(&p);
-	if (kit_prog_walk(&p, &kit_iter_tasks, tasks_set_inputs, &in)) {
+	if (kit_prog_walk(&p, &kit_iter_tasks.prog, tasks_set_inputs, &in)) {
 		kit_prog_close(&p);
 		d->verdict = KIT_FAIL;
 		return;
@@ -365,12 +368,18 @@ static void tasks_demo(struct kit_demo *d)
 	kit_prog_close(&p);
 }
 
-KIT_LSKEL_FNS(kit_task)
+KIT_LSKEL_FNS(kit_task, kit_task_walk, &skel->maps.records, NULL)
 
 const struct kit_iter kit_iter_tasks = {
-	.name = "kit_task",
+	.prog = {
+		.name = "kit_task",
+		.mainline = "6.7",
+		.pin = "tasks",
+		.skel = KIT_LSKEL(kit_task, KIT_LSKEL_MAP(0, records, struct kit_task_rec)),
+		.produced = tasks_produced,
+		.estimate = tasks_estimate,
+	},
 	.feature = "bpf_iter_task_new",
-	.mainline = "6.7",
 	.cmd = {
 		.name = "tasks",
 		.args = "[--pid PID] [--threads] [--tree] [--host] [--repeat N] [--interval SECONDS]",
@@ -384,10 +393,6 @@ const struct kit_iter kit_iter_tasks = {
 		.run = tasks_run,
 	},
 	.demo = tasks_demo,
-	.skel = KIT_LSKEL(kit_task, kit_task_walk,
-			  KIT_LSKEL_MAP(0, kit_task, records, struct kit_task_rec)),
-	.produced = tasks_produced,
-	.estimate = tasks_estimate,
 	.resident_min = 16384,
 	.walker = true,
 };

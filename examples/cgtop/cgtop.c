@@ -3,7 +3,7 @@
  * cgtop: processes, threads and tasks per cgroup, in the spirit of
  * systemd-cgtop, counted in the kernel by cgtop.bpf.c.
  *
- *   cgtop [-n COUNT] [-i SECONDS] [-d DEPTH] [CGROUP]
+ *   cgtop [-n COUNT] [-i SECONDS] [-d DEPTH] [-v] [CGROUP]
  *
  * Each sample prints one line per cgroup, parents before children:
  *   procs    processes in the cgroup itself (cgroup.procs)
@@ -13,11 +13,12 @@
  * -n: samples to take (default: until interrupted), -i: seconds between
  * them (default 1), -d: deepest level shown below CGROUP (default 3; deeper
  * cgroups still count in their ancestors' tasks). Bytes of a name below
- * 0x20, 0x7f and '\' are printed as \xHH.
+ * 0x20, 0x7f and '\' are printed as \xHH. -v: libbpf's debug messages too.
  * Exit status: 0 after the last sample, 1 on an error (one line on stderr),
  * 2 for bad arguments.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,9 +170,19 @@ out:
 	return err;
 }
 
+static int verbose;
+
+/* libbpf's messages on stderr; its debug ones only with -v */
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: cgtop [-n COUNT] [-i SECONDS] [-d DEPTH] [CGROUP]\n");
+	fprintf(stderr, "usage: cgtop [-n COUNT] [-i SECONDS] [-d DEPTH] [-v] [CGROUP]\n");
 	return 2;
 }
 
@@ -188,7 +199,7 @@ int main(int argc, char **argv)
 	char *end;
 	int opt, err = 1;
 
-	while ((opt = getopt(argc, argv, "n:i:d:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:i:d:vh")) != -1) {
 		errno = 0;
 		switch (opt) {
 		case 'n':
@@ -202,6 +213,9 @@ int main(int argc, char **argv)
 			if (!(interval >= 0 && interval < 1e6))
 				errno = ERANGE;
 			break;
+		case 'v':
+			verbose = 1;
+			continue;
 		default:
 			return usage();
 		}
@@ -212,6 +226,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return usage();
+	libbpf_set_print(print_libbpf);
 	if (optind < argc) {
 		struct statfs fs;
 		struct stat st;

@@ -3,13 +3,15 @@
  * minimal: loads minimal.bpf.o through its skeleton, runs its SEC("syscall")
  * program once in the kernel and prints what the iterators yielded.
  *
- *   minimal [START END [VALUE COUNT]]
+ *   minimal [-v] [START END [VALUE COUNT]]
  *
  * kit_num walks [START, END) (default [0, 10)), testmod_seq yields VALUE
- * COUNT times (default 7, 3 times). Exit status: 0 when the program ran,
+ * COUNT times (default 7, 3 times); the numbers are decimal (010 is ten).
+ * -v: libbpf's debug messages too. Exit status: 0 when the program ran,
  * 1 when it could not be loaded or run, 2 for bad arguments.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,35 +21,61 @@
 #include <bpf/bpf.h>
 #include "minimal.skel.h"
 
-static int parse(const char *s, long long min, long long max, long long *out)
+
+static int verbose;
+
+/* libbpf's messages on stderr; its debug ones only with -v */
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+/* A decimal number (leading zeros too: 010 is ten) from min to max: 0, or -1 after saying why not. */
+static int parse(const char *name, const char *s, long long min, long long max, long long *out)
 {
 	char *end;
 
 	errno = 0;
-	*out = strtoll(s, &end, 0);
-	return errno || end == s || *end || *out < min || *out > max ? -1 : 0;
+	*out = strtoll(s, &end, 10);
+	if (end == s || *end) {
+		fprintf(stderr, "minimal: %s: '%s' is not a decimal number\n", name, s);
+		return -1;
+	}
+	if (errno || *out < min || *out > max) {
+		fprintf(stderr, "minimal: %s: %s is out of range (%lld to %lld)\n", name, s, min, max);
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, run);
 	struct minimal_bpf *skel;
+	static const char *const names[] = { "START", "END", "VALUE", "COUNT" };
 	long long a[4];
 	int i, err;
 
+	/* only a first argument can be -v: the numbers may be negative */
+	if (argc > 1 && !strcmp(argv[1], "-v")) {
+		verbose = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 1 && argc != 3 && argc != 5) {
-		fprintf(stderr, "usage: minimal [START END [VALUE COUNT]]\n");
+		fprintf(stderr, "usage: minimal [-v] [START END [VALUE COUNT]]\n");
 		return 2;
 	}
 	for (i = 1; i < argc; i++) {
 		long long min = i == 3 ? INT64_MIN : INT32_MIN;
 		long long max = i == 3 ? INT64_MAX : INT32_MAX;
 
-		if (parse(argv[i], min, max, &a[i - 1])) {
-			fprintf(stderr, "minimal: '%s' is not a number in range\n", argv[i]);
+		if (parse(names[i - 1], argv[i], min, max, &a[i - 1]))
 			return 2;
-		}
 	}
+	libbpf_set_print(print_libbpf);
 
 	skel = minimal_bpf__open();
 	if (!skel) {

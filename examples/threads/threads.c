@@ -5,10 +5,11 @@
  * by threads.bpf.c with iterkit's kit_task; where iterkit cannot do it,
  * read from /proc instead, with one line on stderr saying why.
  *
- *   threads [-n N] [-p]
+ *   threads [-n N] [-p] [-v]
  *
  * -n: list the N processes with the most threads (default 10, at most 16);
- * -p: count from /proc even when iterkit is there.
+ * -p: count from /proc even when iterkit is there; -v: libbpf's debug
+ * messages too.
  * Exit status:
  *   0  counted in the kernel with kit_task
  *   3  counted from /proc: the iterkit module is not loaded, or it has no
@@ -18,6 +19,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,16 @@ struct result {
 	struct threads_proc top[THREADS_TOP];
 };
 
+static int verbose;
+
+/* libbpf's messages on stderr; its debug ones only with -v */
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
 /* a below b: fewer threads, or as many and a larger pid (the BPF side's order) */
 static int below(const struct threads_proc *a, const struct threads_proc *b)
 {
@@ -44,6 +56,27 @@ static int below(const struct threads_proc *a, const struct threads_proc *b)
 static int by_rank(const void *a, const void *b)
 {
 	return below(a, b) ? 1 : below(b, a) ? -1 : 0;
+}
+
+/*
+ * comm (up to 16 bytes, not always NUL-terminated) with the bytes that
+ * would break the line or fool a terminal as \xNN, and '\' too, so that
+ * an escape always means one.
+ */
+static const char *escape_comm(char out[16 * 4 + 1], const char *comm)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < 16 && comm[i]; i++) {
+		unsigned char c = comm[i];
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			n += sprintf(out + n, "\\x%02x", c);
+		else
+			out[n++] = c;
+	}
+	out[n] = 0;
+	return out;
 }
 
 /* The kernel's count: THREADS_COUNTED, another status, or -errno. */
@@ -133,11 +166,12 @@ static int count_from_proc(struct result *res)
 int main(int argc, char **argv)
 {
 	struct result res = {};
+	char comm[16 * 4 + 1];
 	unsigned long top = 10;
 	int opt, from_proc = 0, status = THREADS_NOT_RUN, i;
 	char *end;
 
-	while ((opt = getopt(argc, argv, "n:ph")) != -1) {
+	while ((opt = getopt(argc, argv, "n:pvh")) != -1) {
 		switch (opt) {
 		case 'n':
 			errno = 0;
@@ -150,15 +184,19 @@ int main(int argc, char **argv)
 		case 'p':
 			from_proc = 1;
 			break;
+		case 'v':
+			verbose = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: threads [-n N] [-p]\n");
+			fprintf(stderr, "usage: threads [-n N] [-p] [-v]\n");
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "usage: threads [-n N] [-p]\n");
+		fprintf(stderr, "usage: threads [-n N] [-p] [-v]\n");
 		return 2;
 	}
+	libbpf_set_print(print_libbpf);
 
 	if (!from_proc) {
 		status = count_in_kernel(&res);
@@ -186,7 +224,7 @@ int main(int argc, char **argv)
 	if (top)
 		printf("%8s %8s %8s  %s\n", "pid", "uid", "threads", "comm");
 	for (i = 0; i < (int)top && res.top[i].pid; i++)
-		printf("%8u %8u %8u  %.16s\n", res.top[i].pid, res.top[i].uid, res.top[i].threads,
-		       res.top[i].comm);
+		printf("%8u %8u %8u  %s\n", res.top[i].pid, res.top[i].uid, res.top[i].threads,
+		       escape_comm(comm, res.top[i].comm));
 	return status == THREADS_COUNTED ? 0 : EXIT_FROM_PROC;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of userspace/common.c: option parsing (options anywhere,
+ * Unit tests of userspace/cli.c: option parsing (options anywhere,
  * negative numbers, errors that name the option), numbers, versions, the
  * lock wait, write errors, and the task state letters of
  * userspace/task_state.h.
@@ -14,7 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "iterkit.h"
+#include "cli.h"
 #include "task_state.h"
 #include "unit.h"
 

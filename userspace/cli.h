@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef ITERKIT_H
-#define ITERKIT_H
+/*
+ * The command line: commands and their arguments, errors, numbers,
+ * versions, interrupts, locks and --stats. Everything above the writer
+ * (out.h) that knows nothing of the module or of BPF.
+ */
+#ifndef ITERKIT_CLI_H
+#define ITERKIT_CLI_H
 
 #include <getopt.h>
 #include <signal.h>
@@ -9,14 +14,6 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "out.h"
-
-/* What a demo found: one verdict and one line of detail. */
-enum kit_verdict { KIT_PASS, KIT_FAIL, KIT_SKIP };
-
-struct kit_demo {
-	enum kit_verdict verdict;
-	char detail[512];
-};
 
 /* One subcommand of the loader (bpftool's shape: a name and what runs it). */
 struct kit_cmd {
@@ -27,53 +24,6 @@ struct kit_cmd {
 	const char *opts_help;		/* lines about them for --help, or NULL */
 	int (*run)(int argc, char **argv);
 };
-
-struct kit_iter;
-
-/*
- * A walk program: the light skeleton of bpf/<skel>.bpf.c, its program
- * (run with BPF_PROG_TEST_RUN), its .bss and the arrays it writes
- * records into. KIT_LSKEL() fills this in from the skeleton's names.
- */
-#define KIT_MAX_RECORD_MAPS 2
-struct kit_skel {
-	void *(*open)(void);
-	int (*load)(void *skel);
-	void (*destroy)(void *skel);
-	size_t prog;			/* offsets in the skeleton of: the program's descriptor */
-	size_t bss_map, bss;		/* the .bss map's descriptor, the pointer to its memory */
-	size_t maps[KIT_MAX_RECORD_MAPS];	/* the record arrays' descriptors (0: none) */
-	const char *map_names[KIT_MAX_RECORD_MAPS];
-	size_t rec_size[KIT_MAX_RECORD_MAPS];
-	size_t bss_size;
-};
-
-/*
- * One iterator of the module: everything the loader knows about it, in one
- * place. kit_iters[] lists them, and every list of iterators (the
- * commands, status, load, demo) is read from it.
- */
-struct kit_iter {
-	const char *name;		/* the kfuncs' infix: bpf_iter_<name>_new */
-	const char *feature;		/* a kernel kfunc that comes with what it needs */
-	const char *mainline;		/* the mainline version of that feature */
-	struct kit_cmd cmd;		/* its command; cmd.name also names its pin directory */
-	/* Shows the iterator end to end; fills d (a walk error becomes a FAIL). */
-	void (*demo)(struct kit_demo *d);
-	struct kit_skel skel;
-	/* Records a walk produced in record array i, from its bss (0 without records). */
-	uint64_t (*produced)(const void *bss, int i);
-	/* How many records a walk would give now (before a load), or NULL. */
-	uint32_t (*estimate)(void);
-	uint32_t resident_min;		/* least room `iterkit load` keeps */
-	bool walker;			/* kit_task, kit_cgroup: only from 6.7 */
-};
-
-extern const struct kit_iter kit_iter_num, kit_iter_seq, kit_iter_tasks, kit_iter_cgroups;
-/* Every iterator, NULL-terminated. */
-extern const struct kit_iter *const kit_iters[];
-
-extern const struct kit_cmd kit_cmd_status, kit_cmd_load, kit_cmd_unload;
 
 /* Options every command takes, before or after its name. */
 extern bool kit_json;		/* --json */
@@ -190,36 +140,8 @@ pid_t kit_lock_holder(int fd, char *comm, size_t len);
 /* Waits between two walks of --repeat (--interval). */
 void kit_sleep(double seconds);
 
-/*
- * Checks that the module is loaded, with its BTF, and of a version this
- * loader speaks; prints one line if not (exit status 1).
- */
-int kit_require_module(void);
-/* The module's version (/sys/module/iterkit/version), "" if none. */
-const char *kit_module_version(void);
-/*
- * The version of the module modprobe would load for this kernel (modinfo),
- * "" if none is installed: after a package upgrade it can be newer than
- * the loaded one.
- */
-const char *kit_module_installed_version(void);
-/* What provides it: "the iterkit-modules-<release> package (prebuilt)", "DKMS", its path, or "". */
-const char *kit_module_installed_by(void);
-/* Whether this loader speaks that module version. */
-bool kit_module_version_ok(const char *version);
-
-/* From the BTF (libbpf): the module's functions, the kernel's. */
-bool kit_module_has_func(const char *name);
-bool kit_kernel_has_func(const char *name);
-/* The iterator's three kfuncs are all there. */
-bool kit_module_has_iter(const struct kit_iter *it);
-
 /* "EINVAL"-style name for an errno value (positive), or NULL. */
 const char *kit_errno_name(int err);
-
-/* For the demo: the verdict of one iterator, printed by the demo command. */
-void kit_demo_set(struct kit_demo *d, enum kit_verdict v, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* --stats: the clock starts (main() calls it first). */
 void kit_stats_begin(void);

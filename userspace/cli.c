@@ -15,7 +15,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include "iterkit.h"
+#include "cli.h"
 
 bool kit_json;
 bool kit_verbose;
@@ -102,16 +102,6 @@ int kit_error(const char *fmt, ...)
 	rc = kit_verror(1, fmt, ap);
 	va_end(ap);
 	return rc;
-}
-
-void kit_demo_set(struct kit_demo *d, enum kit_verdict v, const char *fmt, ...)
-{
-	va_list ap;
-
-	d->verdict = v;
-	va_start(ap, fmt);
-	vsnprintf(d->detail, sizeof(d->detail), fmt, ap);
-	va_end(ap);
 }
 
 int kit_flush(void)

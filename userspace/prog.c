@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Walk programs: fresh light-skeleton loads, resident pins, runs (see walk.h). */
+/* Walk programs: fresh light-skeleton loads, resident pins, runs (see prog.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
-#include "walk.h"
+#include "cli.h"
+#include "module.h"
+#include "prog.h"
 #include "progs_id.h"
 
 /* How many times a walk is repeated when tasks keep appearing faster than room grows. */
@@ -43,8 +45,6 @@ static size_t kit_page_up(size_t n)
 
 	return (n + page - 1) / page * page;
 }
-
-#define KIT_SKEL_AT(s, off, type) ((type *)((char *)(s) + (off)))
 
 void kit_prog_init(struct kit_prog *p)
 {
@@ -82,7 +82,7 @@ void kit_prog_close(struct kit_prog *p)
 			if (p->rec[i].fd >= 0)
 				close(p->rec[i].fd);
 		if (p->bss)
-			munmap(p->bss, kit_page_up(p->it->skel.bss_size));
+			munmap(p->bss, kit_page_up(p->desc->skel.bss_size));
 		free(p->out);
 		if (p->bss_fd >= 0)
 			close(p->bss_fd);
@@ -91,7 +91,7 @@ void kit_prog_close(struct kit_prog *p)
 		if (p->dir_fd >= 0)
 			close(p->dir_fd);
 	} else if (p->skel) {
-		p->it->skel.destroy(p->skel);
+		p->desc->skel.destroy(p->skel);
 	}
 	kit_prog_init(p);
 }
@@ -151,42 +151,27 @@ static const char *kit_missing_caps(void)
 }
 
 /* Loads the skeleton with room entries in its first record array: 0 or -errno. */
-static int kit_skel_load(struct kit_prog *p, const struct kit_iter *it, uint32_t room, char *log)
+static int kit_skel_load(struct kit_prog *p, const struct kit_walk_prog *desc, uint32_t room,
+			 char *log)
 {
-	const struct kit_skel *sk = &it->skel;
-	struct bpf_loader_ctx *ctx;
-	void *s = sk->open();
+	struct kit_skel_parts parts;
 	int err, i;
 
-	if (!s)
-		return -ENOMEM;
-	if (sk->maps[0])
-		KIT_SKEL_AT(s, sk->maps[0], struct bpf_map_desc)->max_entries = room;
-	ctx = s;	/* the first member of every light skeleton */
-	if (log) {
-		log[0] = '\0';
-		ctx->log_level = 1;
-		ctx->log_size = KIT_LOG_SIZE;
-		ctx->log_buf = (long)log;
-	}
-	err = sk->load(s);
-	if (err) {
-		sk->destroy(s);
-		return err < 0 ? err : -err;
-	}
-	p->skel = s;
-	p->prog_fd = KIT_SKEL_AT(s, sk->prog, struct bpf_prog_desc)->prog_fd;
-	p->bss_fd = KIT_SKEL_AT(s, sk->bss_map, struct bpf_map_desc)->map_fd;
-	p->bss = p->out = *KIT_SKEL_AT(s, sk->bss, void *);
-	for (i = 0; i < KIT_MAX_RECORD_MAPS && sk->maps[i]; i++) {
-		p->rec[i].fd = KIT_SKEL_AT(s, sk->maps[i], struct bpf_map_desc)->map_fd;
+	err = desc->skel.load(&parts, room, log, KIT_LOG_SIZE);
+	if (err)
+		return err;
+	p->skel = parts.skel;
+	p->prog_fd = parts.prog_fd;
+	p->bss_fd = parts.bss_fd;
+	p->bss = p->out = parts.bss;
+	for (i = 0; i < KIT_MAX_RECORD_MAPS && desc->skel.map_names[i]; i++) {
+		p->rec[i].fd = parts.map_fds[i];
 		p->rec[i].room = kit_map_room(p->rec[i].fd);
 	}
 	return 0;
 }
 
-/* The last KIT_LOG_TAIL lines of log (the log itself is cut there). */
-static const char *kit_log_tail(char *log)
+const char *kit_log_tail(char *log)
 {
 	char *end = log + strlen(log), *p;
 	int lines = 0;
@@ -200,45 +185,45 @@ static const char *kit_log_tail(char *log)
 }
 
 /* Why a load failed, in one line, the end of the verifier's log under it. */
-static int kit_load_error(const struct kit_iter *it, int err, char *log)
+static int kit_load_error(const struct kit_walk_prog *desc, int err, char *log)
 {
 	const char *caps = kit_missing_caps();
 	bool has_log = log && log[0];
 
-	if (!kit_module_has_iter(it))
-		return kit_error("the iterkit module has no %s kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline 6.7)",
-				 it->name);
+	if (!kit_module_has_iter(desc->name))
+		return kit_error("the iterkit module has no %s kfuncs (the walkers need a kernel with KF_RCU_PROTECTED, mainline %s)",
+				 desc->name, desc->mainline);
 	/* With -v the whole log is already out. */
 	kit_error_log = has_log && !kit_verbose ? kit_log_tail(log) : NULL;
 	if (caps[0])
 		kit_error("loading the %s program: %s: this needs %s (or CAP_SYS_ADMIN); run as root%s",
-			  it->name, strerror(-err), caps, kit_error_log ?
+			  desc->name, strerror(-err), caps, kit_error_log ?
 			  "; the end of the verifier's log:" : "");
 	else if (has_log)
-		kit_error("the verifier rejected the %s program (%s: %s)%s", it->name,
+		kit_error("the verifier rejected the %s program (%s: %s)%s", desc->name,
 			  kit_errno_name(-err) ? kit_errno_name(-err) : "?", strerror(-err),
 			  kit_error_log ? "; the end of its log (all of it with -v):" : "");
 	else
-		kit_error("loading the %s program failed: %s", it->name, strerror(-err));
+		kit_error("loading the %s program failed: %s", desc->name, strerror(-err));
 	kit_error_log = NULL;
 	return 1;
 }
 
-int kit_prog_load(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
+int kit_prog_load(struct kit_prog *p, const struct kit_walk_prog *desc, uint32_t room)
 {
 	static char *log;
 	int err;
 
 	kit_prog_init(p);
-	p->it = it;
+	p->desc = desc;
 	if (kit_verbose && !log)
 		log = calloc(1, KIT_LOG_SIZE);
-	err = kit_skel_load(p, it, room ? room : 1, kit_verbose ? log : NULL);
+	err = kit_skel_load(p, desc, room ? room : 1, kit_verbose ? log : NULL);
 	if (err && !kit_verbose && !kit_interrupted) {
 		/* Again, for the verifier's log (logging slows every load down). */
 		if (!log)
 			log = calloc(1, KIT_LOG_SIZE);
-		if (log && kit_skel_load(p, it, room ? room : 1, log) == 0)
+		if (log && kit_skel_load(p, desc, room ? room : 1, log) == 0)
 			err = 0;	/* it loaded this time */
 	}
 	if (kit_verbose && log)
@@ -246,7 +231,7 @@ int kit_prog_load(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
 	kit_phase("load");
 	kit_stats_load();
 	if (err)
-		return kit_load_error(it, err, log);
+		return kit_load_error(desc, err, log);
 	kit_prog_count_maps(p);
 	return 0;
 }
@@ -264,15 +249,15 @@ static bool kit_same_dir(int fd, const char *path)
  * directory at its path must still be the one locked: `iterkit load` may
  * have replaced it meanwhile.
  */
-static int kit_prog_resident(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
+static int kit_prog_resident(struct kit_prog *p, const struct kit_walk_prog *desc, uint32_t room)
 {
 	char dir[256], path[320];
 	int i, tries;
 
-	snprintf(dir, sizeof(dir), "%s/%s", kit_pin_dir(), it->cmd.name);
+	snprintf(dir, sizeof(dir), "%s/%s", kit_pin_dir(), desc->pin);
 	for (tries = 0; tries < 3; tries++) {
 		kit_prog_init(p);
-		p->it = it;
+		p->desc = desc;
 		p->resident = true;
 		p->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (p->dir_fd < 0)
@@ -283,8 +268,8 @@ static int kit_prog_resident(struct kit_prog *p, const struct kit_iter *it, uint
 		p->prog_fd = bpf_obj_get(path);
 		snprintf(path, sizeof(path), "%s/bss", dir);
 		p->bss_fd = bpf_obj_get(path);
-		for (i = 0; i < KIT_MAX_RECORD_MAPS && it->skel.maps[i]; i++) {
-			snprintf(path, sizeof(path), "%s/%s", dir, it->skel.map_names[i]);
+		for (i = 0; i < KIT_MAX_RECORD_MAPS && desc->skel.map_names[i]; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, desc->skel.map_names[i]);
 			p->rec[i].fd = bpf_obj_get(path);
 			p->rec[i].room = p->rec[i].fd < 0 ? 0 : kit_map_room(p->rec[i].fd);
 		}
@@ -294,14 +279,14 @@ static int kit_prog_resident(struct kit_prog *p, const struct kit_iter *it, uint
 	}
 	if (tries == 3 || p->prog_fd < 0 || p->bss_fd < 0)
 		goto fail;
-	for (i = 0; i < KIT_MAX_RECORD_MAPS && it->skel.maps[i]; i++)
+	for (i = 0; i < KIT_MAX_RECORD_MAPS && desc->skel.map_names[i]; i++)
 		if (p->rec[i].fd < 0)
 			goto fail;
-	if (it->skel.maps[0] && p->rec[0].room < room)
+	if (desc->skel.map_names[0] && p->rec[0].room < room)
 		goto fail;	/* too small for this walk: a fresh load instead */
-	p->bss = mmap(NULL, kit_page_up(it->skel.bss_size), PROT_READ | PROT_WRITE, MAP_SHARED,
+	p->bss = mmap(NULL, kit_page_up(desc->skel.bss_size), PROT_READ | PROT_WRITE, MAP_SHARED,
 		      p->bss_fd, 0);
-	p->out = malloc(it->skel.bss_size);
+	p->out = malloc(desc->skel.bss_size);
 	if (p->bss == MAP_FAILED || !p->out) {
 		if (p->bss == MAP_FAILED)
 			p->bss = NULL;
@@ -318,9 +303,9 @@ fail_said:
 	return -2;
 }
 
-int kit_prog_open(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
+int kit_prog_open(struct kit_prog *p, const struct kit_walk_prog *desc, uint32_t room)
 {
-	int rc = kit_prog_resident(p, it, room);
+	int rc = kit_prog_resident(p, desc, room);
 
 	if (rc == 0) {
 		kit_phase("open");
@@ -328,7 +313,7 @@ int kit_prog_open(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
 	}
 	if (rc == -2)
 		return 1;	/* its lock timed out, or the wait was interrupted: said */
-	return kit_prog_load(p, it, room);
+	return kit_prog_load(p, desc, room);
 }
 
 /*
@@ -340,7 +325,7 @@ int kit_prog_open(struct kit_prog *p, const struct kit_iter *it, uint32_t room)
 static int kit_prog_run(struct kit_prog *p, void (*set_inputs)(void *bss, const void *in),
 			const void *in)
 {
-	const struct kit_skel *sk = &p->it->skel;
+	const struct kit_skel *sk = &p->desc->skel;
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	int i, err = 0;
 
@@ -349,16 +334,16 @@ static int kit_prog_run(struct kit_prog *p, void (*set_inputs)(void *bss, const 
 		return 1;
 	set_inputs(p->bss, in);
 	if (bpf_prog_test_run_opts(p->prog_fd, &opts) < 0) {
-		err = kit_error("running the %s program failed: %s", p->it->name, strerror(errno));
+		err = kit_error("running the %s program failed: %s", p->desc->name, strerror(errno));
 		goto out;
 	}
 	kit_phase("walk");
 	kit_stats_walk();
 	if (p->resident)
 		memcpy(p->out, p->bss, sk->bss_size);
-	for (i = 0; i < KIT_MAX_RECORD_MAPS && sk->maps[i]; i++) {
+	for (i = 0; i < KIT_MAX_RECORD_MAPS && sk->map_names[i]; i++) {
 		struct kit_records *r = &p->rec[i];
-		uint64_t n = p->it->produced(p->out, i);
+		uint64_t n = p->desc->produced(p->out, i);
 		size_t len, map_len;
 		void *mem;
 
@@ -369,7 +354,7 @@ static int kit_prog_run(struct kit_prog *p, void (*set_inputs)(void *bss, const 
 		/* populated at once: one fault per page would cost more than the walk */
 		mem = mmap(NULL, map_len, PROT_READ, MAP_SHARED | MAP_POPULATE, r->fd, 0);
 		if (mem == MAP_FAILED) {
-			err = kit_error("mapping the %s records failed: %s", p->it->name,
+			err = kit_error("mapping the %s records failed: %s", p->desc->name,
 					strerror(errno));
 			goto out;
 		}
@@ -384,7 +369,7 @@ static int kit_prog_run(struct kit_prog *p, void (*set_inputs)(void *bss, const 
 			memcpy(r->mem, mem, len);
 		munmap(mem, map_len);
 		if (!r->mem) {
-			err = kit_error("out of memory for %zu bytes of %s records", len, p->it->name);
+			err = kit_error("out of memory for %zu bytes of %s records", len, p->desc->name);
 			goto out;
 		}
 	}
@@ -401,21 +386,21 @@ uint32_t kit_room_for(uint64_t n)
 	return room > UINT32_MAX / 2 ? UINT32_MAX / 2 : (uint32_t)room;
 }
 
-int kit_prog_walk(struct kit_prog *p, const struct kit_iter *it,
+int kit_prog_walk(struct kit_prog *p, const struct kit_walk_prog *desc,
 		  void (*set_inputs)(void *bss, const void *in), const void *in)
 {
 	uint64_t got = 0;
 	uint32_t room = 0;
 	int try;
 
-	if (!p->it && kit_prog_open(p, it, it->estimate ? kit_room_for(it->estimate()) : 0))
+	if (!p->desc && kit_prog_open(p, desc, desc->estimate ? kit_room_for(desc->estimate()) : 0))
 		return 1;
 	for (try = 1; ; try++) {
 		if (kit_prog_run(p, set_inputs, in))
 			return 1;
-		got = it->produced(p->out, 0);
+		got = desc->produced(p->out, 0);
 		room = p->rec[0].room;
-		if (!it->skel.maps[0] || got <= room) {
+		if (!desc->skel.map_names[0] || got <= room) {
 			kit_stats_records(got);
 			return 0;
 		}
@@ -423,11 +408,11 @@ int kit_prog_walk(struct kit_prog *p, const struct kit_iter *it,
 			break;
 		/* More than fit, and nothing is shown from a cut walk: again, with room. */
 		kit_prog_close(p);
-		if (kit_prog_load(p, it, kit_room_for(got)))
+		if (kit_prog_load(p, desc, kit_room_for(got)))
 			return 1;
 	}
 	return kit_error("the %s walk was cut short %d times (last: %llu records, room for %u): the system changes faster than the walk; try again",
-			 it->name, KIT_WALK_TRIES, (unsigned long long)got, room);
+			 desc->name, KIT_WALK_TRIES, (unsigned long long)got, room);
 }
 
 int kit_walk_args_next(struct kit_args *a, struct kit_walk_cmd *w, bool *host)
@@ -479,7 +464,7 @@ int kit_walk_run(const struct kit_walk_cmd *w)
 			kit_sleep(w->interval);
 			kit_phase("sleep");
 		}
-		rc = kit_prog_walk(&p, w->it, w->set_inputs, w->in);
+		rc = kit_prog_walk(&p, w->desc, w->set_inputs, w->in);
 		if (!rc)
 			rc = w->show(&p, w->in, w->ctx);
 		if (!rc && !kit_json && k + 1 < w->repeat)

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The module as the loader finds it: loaded or not, its version, and the
+ * kfuncs its BTF describes.
+ */
+#ifndef ITERKIT_MODULE_H
+#define ITERKIT_MODULE_H
+
+#include <stdbool.h>
+
+/*
+ * Checks that the module is loaded, with its BTF, and of a version this
+ * loader speaks; prints one line if not (exit status 1).
+ */
+int kit_require_module(void);
+/* The module's version (/sys/module/iterkit/version), "" if none. */
+const char *kit_module_version(void);
+/*
+ * The version of the module modprobe would load for this kernel (modinfo),
+ * "" if none is installed: after a package upgrade it can be newer than
+ * the loaded one.
+ */
+const char *kit_module_installed_version(void);
+/* What provides it: "the iterkit-modules-<release> package (prebuilt)", "DKMS", its path, or "". */
+const char *kit_module_installed_by(void);
+/* Whether this loader speaks that module version. */
+bool kit_module_version_ok(const char *version);
+
+/* From the BTF (libbpf): the module's functions, the kernel's. */
+bool kit_module_has_func(const char *name);
+bool kit_kernel_has_func(const char *name);
+/* The three kfuncs of iterator name (bpf_iter_<name>_new ...) are all there. */
+bool kit_module_has_iter(const char *name);
+
+#endif
