@@ -62,6 +62,14 @@ fi
 rootfs=$work/rootfs
 mkdir -p "$rootfs"
 tar -xf "$base" -C "$rootfs"
+# Debian 13's packages install into /usr alone and rely on the /bin, /sbin
+# and /lib links a merged /usr has (the loaders' ELF interpreter is in
+# /lib); an unpacked base lacks them, so they are made here.
+for d in bin sbin lib lib64; do
+	if [ -d "$rootfs/usr/$d" ] && [ ! -e "$rootfs/$d" ] && [ ! -L "$rootfs/$d" ]; then
+		ln -s "usr/$d" "$rootfs/$d"
+	fi
+done
 # Translations and manuals are of no use in an image; the licences stay.
 rm -rf "$rootfs"/usr/share/{locale,man,info}
 find "$rootfs/usr/share/doc" -type f ! -name copyright -delete

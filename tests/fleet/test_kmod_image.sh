@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The KMM kmod image end to end, for an amd64 and an arm64 kernel
-# (FLEET_KERNELS to choose): make kmod-image; the image's layout, its
+# (a Debian 12 and a Debian 13 one by default; FLEET_KERNELS to choose):
+# make kmod-image; the image's layout, its
 # module signed and indexed by depmod; pushed to Debian's docker-registry
 # on 127.0.0.1 and pulled back by digest with skopeo; the pulled image
 # unpacked into a VM of that kernel, where the KMM worker's steps are
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . scripts/kernel-prep.sh
 # The certificate the images are signed with (scripts/prebuilt.sh: signing_pair).
 cert=${MODULE_SIGNING_CERT:-build/modules-debs/key/signing_key.x509.pem}
-kernels=${FLEET_KERNELS:-6.12.95+deb12-cloud-amd64 6.12.95+deb12-cloud-arm64}
+kernels=${FLEET_KERNELS:-6.12.95+deb12-cloud-amd64 7.3.4+deb13-cloud-arm64}
 cache=${ITERKIT_CACHE:-/var/cache/iterkit}
 work=$(mktemp -d "${TMPDIR:-/tmp}/iterkit-fleet.XXXXXX")
 registry_pid=
