@@ -13,6 +13,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/tap.sh
 . tests/pkg/lib.sh
 . scripts/kernel-prep.sh
+. scripts/prebuilt.sh
 # The certificate the images are signed with (scripts/prebuilt.sh: signing_pair).
 cert=${MODULE_SIGNING_CERT:-build/modules-debs/key/signing_key.x509.pem}
 kernels=${FLEET_KERNELS:-6.12.95+deb12-cloud-amd64 7.3.4+deb13-cloud-arm64}
@@ -51,6 +52,7 @@ sk() { skopeo --insecure-policy "$@"; }
 for k in $kernels; do
 	tag=${k//+/_}
 	arch=$(karch "$k")
+	read -r _ suite <<<"$(prebuilt_kernels "$k")"
 	out=$(scripts/kmod-image.sh "$k" 2>&1)
 	tap_eq "$k: make kmod-image exits 0" "$?" 0 || { tap_diag "$(tail -n 5 <<<"$out")"; continue; }
 	oci=build/kmod-image/$tag/oci
@@ -87,7 +89,10 @@ for k in $kernels; do
 	# -- the KMM worker's steps, replayed in a VM of this kernel --
 	[ -f "$cache/vmlinuz-$k" ] || { tap_fail "$k: no kernel image $cache/vmlinuz-$k for the VM"; continue; }
 	sysenv=()
-	[ "$arch" = amd64 ] || sysenv=(ITERKIT_SYSROOT="$(scripts/sysroot.sh path "$(sysroot_of "$k" host)")")
+	# An arm64 guest's busybox comes from the sysroot the image's loader
+	# was built against (make kmod-image prepared it).
+	[ "$arch" = amd64 ] ||
+		sysenv=(ITERKIT_SYSROOT="$(scripts/sysroot.sh path "$(sysroot_of "$k" "$(suite_root "$suite")")")")
 	out=$(env KVER="$k" "${sysenv[@]}" tests/vm/run --ko "$ko" --loader /dev/null --tests /nonexistent \
 		--kernel "$cache/vmlinuz-$k" --add "$rootfs:/kmod" --timeout 900 -- "
 		set -e
