@@ -122,11 +122,14 @@ b4() {	# WHAT POP ROUNDS REPEAT_KIT REPEAT_BASELINE
 	echo "@@population $what $pop tasks=$(tasks_now) cgroups=$(cgroups_now)"
 	echo "@@repeat $what $pop $rk $rb"
 	# shellcheck disable=SC2086
+	# iterkit-object: the same loader on libbpf's bpf_object instead of light skeletons
 	timeit $rounds $what-json-$pop iterkit $what --json :: $what-text-$pop iterkit $what \
-		:: $base-$pop $base $extra
+		:: $what-object-json-$pop iterkit-object $what --json \
+		:: $what-object-text-$pop iterkit-object $what :: $base-$pop $base $extra
 	iterkit load > /dev/null || echo "@@error iterkit load failed"
 	timeit $rounds $what-resident-json-$pop iterkit $what --json \
-		:: $what-resident-text-$pop iterkit $what
+		:: $what-resident-text-$pop iterkit $what \
+		:: $what-object-resident-json-$pop iterkit-object $what --json
 	stats $what-resident $pop iterkit $what --json
 	timeit $rounds $what-walk1-$pop iterkit $what --json --repeat 1 \
 		:: $what-walkR-$pop iterkit $what --json --repeat $rk \
@@ -137,9 +140,6 @@ b4() {	# WHAT POP ROUNDS REPEAT_KIT REPEAT_BASELINE
 
 # What starting any process costs here (the floor under every B4 figure).
 timeit $R4 floor-true-0 true :: floor-iterkit-0 iterkit --version
-# The tasks program loaded in a fresh process, from its light skeleton or by
-# libbpf (bpf_object): what decides which the loader embeds.
-timeit $R4 skel-light-0 skel_load light :: skel-libbpf-0 skel_load libbpf
 
 info "cgroups: B2 and B4 at $CG_POPS cgroups"
 for pop in $CG_POPS; do

@@ -21,7 +21,7 @@
 #include "cgroups.h"
 #include "iterkit.bpf.h"
 #include "kit_cgroup.h"
-#include "kit_cgroup.lskel.h"
+#include KIT_SKEL_H(kit_cgroup)
 
 #define CGROUP2_MAGIC 0x63677270
 #define CGROUP_MOUNT "/sys/fs/cgroup"
@@ -575,16 +575,16 @@ static void cgroups_demo(struct kit_demo *d)
 	kit_prog_close(&p);
 }
 
-KIT_LSKEL_FNS(kit_cgroup, kit_cgroup_walk, &skel->maps.records, &skel->maps.ancestors)
+KIT_SKEL_FNS(kit_cgroup, kit_cgroup_walk, &skel->maps.records, &skel->maps.ancestors)
 
 const struct kit_iter kit_iter_cgroups = {
 	.prog = {
 		.name = "kit_cgroup",
 		.mainline = "6.7",
 		.pin = "cgroups",
-		.skel = KIT_LSKEL(kit_cgroup,
-				  KIT_LSKEL_MAP(0, records, struct kit_cgroup_rec),
-				  KIT_LSKEL_MAP(1, ancestors, struct kit_cgroup_rec)),
+		.skel = KIT_SKEL(kit_cgroup,
+				  KIT_SKEL_MAP(0, records, struct kit_cgroup_rec),
+				  KIT_SKEL_MAP(1, ancestors, struct kit_cgroup_rec)),
 		.produced = cgroups_produced,
 		.estimate = cgroups_estimate,
 	},

@@ -216,20 +216,6 @@ bool kit_parse_seconds(const char *s, double *out)
 	return true;
 }
 
-const char *kit_errno_name(int err)
-{
-	switch (err) {
-	case EINVAL: return "EINVAL";
-	case E2BIG: return "E2BIG";
-	case ENOENT: return "ENOENT";
-	case ESRCH: return "ESRCH";
-	case ENOMEM: return "ENOMEM";
-	case EPERM: return "EPERM";
-	case ENOSYS: return "ENOSYS";
-	default: return NULL;
-	}
-}
-
 /* ---- arguments ---- */
 
 static const struct option kit_common_opts[] = {

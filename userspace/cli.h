@@ -140,9 +140,6 @@ pid_t kit_lock_holder(int fd, char *comm, size_t len);
 /* Waits between two walks of --repeat (--interval). */
 void kit_sleep(double seconds);
 
-/* "EINVAL"-style name for an errno value (positive), or NULL. */
-const char *kit_errno_name(int err);
-
 /* --stats: the clock starts (main() calls it first). */
 void kit_stats_begin(void);
 /* --stats: ends the current phase under this name (times add up per name). */

@@ -5,6 +5,7 @@
  * report the same things (new()'s result, the count, the sum and the first
  * KIT_MAX_SHOWN values), so one set of functions serves both.
  */
+#define _GNU_SOURCE	/* strerrorname_np */
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
@@ -14,8 +15,8 @@
 #include "iter.h"
 #include "numbers.h"
 #include "shared.h"
-#include "kit_num.lskel.h"
-#include "testmod_seq.lskel.h"
+#include KIT_SKEL_H(kit_num)
+#include KIT_SKEL_H(testmod_seq)
 
 /* What a walk reported, whichever the program. */
 struct nums_out {
@@ -125,7 +126,7 @@ static int nums_walk(const struct nums *n, const long long in[2], struct nums_ou
 static void nums_print(const struct nums *n, const long long in[2], const struct nums_out *r)
 {
 	uint64_t i, shown = r->count < KIT_MAX_SHOWN ? r->count : KIT_MAX_SHOWN;
-	const char *ename = kit_errno_name(-r->ret);
+	const char *ename = r->ret ? strerrorname_np(-r->ret) : NULL;
 	struct kit_out *o = &kit_stdout;
 
 	if (kit_json) {
@@ -235,15 +236,15 @@ static uint64_t seq_produced(const void *bss, int i)
 	return ((const struct testmod_seq_bpf__bss *)bss)->count;
 }
 
-KIT_LSKEL_FNS(kit_num, kit_num_walk, NULL, NULL)
-KIT_LSKEL_FNS(testmod_seq, testmod_seq_walk, NULL, NULL)
+KIT_SKEL_FNS(kit_num, kit_num_walk, NULL, NULL)
+KIT_SKEL_FNS(testmod_seq, testmod_seq_walk, NULL, NULL)
 
 const struct kit_iter kit_iter_num = {
 	.prog = {
 		.name = "kit_num",
 		.mainline = "6.4",
 		.pin = "num",
-		.skel = KIT_LSKEL(kit_num),
+		.skel = KIT_SKEL(kit_num),
 		.produced = num_produced,
 	},
 	.feature = "bpf_iter_num_new",
@@ -261,7 +262,7 @@ const struct kit_iter kit_iter_seq = {
 		.name = "testmod_seq",
 		.mainline = "6.4",
 		.pin = "seq",
-		.skel = KIT_LSKEL(testmod_seq),
+		.skel = KIT_SKEL(testmod_seq),
 		.produced = seq_produced,
 	},
 	.feature = "bpf_iter_num_new",

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Walk programs: fresh light-skeleton loads, resident pins, runs (see prog.h). */
+#define _GNU_SOURCE	/* strerrorname_np */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -201,7 +202,7 @@ static int kit_load_error(const struct kit_walk_prog *desc, int err, char *log)
 			  "; the end of the verifier's log:" : "");
 	else if (has_log)
 		kit_error("the verifier rejected the %s program (%s: %s)%s", desc->name,
-			  kit_errno_name(-err) ? kit_errno_name(-err) : "?", strerror(-err),
+			  strerrorname_np(-err) ?: "?", strerror(-err),
 			  kit_error_log ? "; the end of its log (all of it with -v):" : "");
 	else
 		kit_error("loading the %s program failed: %s", desc->name, strerror(-err));

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * How the loader gets a walk program and runs it: freshly loaded from its
- * light skeleton (relocations and kfunc lookups done in the kernel), or
+ * skeleton (a light one: relocations and kfunc lookups done in the kernel), or
  * resident, pinned by `iterkit load` under /sys/fs/bpf/iterkit. Records
  * come back in memory-mapped arrays sized before the load.
  */
@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <bpf/libbpf.h>
 #include <bpf/skel_internal.h>
 #include "cli.h"
 
@@ -19,7 +20,21 @@
 
 #define KIT_MAX_RECORD_MAPS 2
 
-/* What a loaded light skeleton gives the loader. */
+/*
+ * Each walk program's skeleton header: a light skeleton, or, built with
+ * -DKIT_SKEL_OBJECT, libbpf's bpf_object (a full skeleton). The loader
+ * ships the light one; make bench builds both to compare them
+ * (docs/performance.md).
+ */
+#define KIT_STRING(x) #x
+#define KIT_XSTRING(x) KIT_STRING(x)
+#ifdef KIT_SKEL_OBJECT
+#define KIT_SKEL_H(name) KIT_XSTRING(name.skel.h)
+#else
+#define KIT_SKEL_H(name) KIT_XSTRING(name.lskel.h)
+#endif
+
+/* What a loaded skeleton gives the loader. */
 struct kit_skel_parts {
 	void *skel;			/* the skeleton, for its destroy() */
 	int prog_fd;
@@ -29,9 +44,9 @@ struct kit_skel_parts {
 };
 
 /*
- * A walk program's light skeleton (bpf/<name>.bpf.c), reached through
- * functions KIT_LSKEL_FNS() writes for it: the skeleton's own names, checked by
- * the compiler, whatever layout bpftool gives the skeleton struct.
+ * A walk program's skeleton (bpf/<name>.bpf.c), reached through functions
+ * KIT_SKEL_FNS() writes for it: the skeleton's own names, checked by the
+ * compiler, whatever layout bpftool gives the skeleton struct.
  */
 struct kit_skel {
 	/*
@@ -45,29 +60,51 @@ struct kit_skel {
 	size_t bss_size;
 };
 
-/* Asks the skeleton's loader for the verifier's log (log NULL: none). */
-static inline void kit_skel_log(struct bpf_loader_ctx *ctx, char *log, uint32_t log_size)
-{
-	if (!log)
-		return;
-	log[0] = '\0';
-	ctx->log_level = 1;
-	ctx->log_size = log_size;
-	ctx->log_buf = (long)log;
-}
+#ifdef KIT_SKEL_OBJECT
+/* The skeleton's program, its record arrays and how to reach their fds and logs. */
+#define KIT_SKEL_MAP_T struct bpf_map *
+#define KIT_SKEL_SET_ROOM(map, room) bpf_map__set_max_entries(*(map), room)
+#define KIT_SKEL_MAP_FD(map) bpf_map__fd(*(map))
+#define KIT_SKEL_PROG_FD(skel, prog) bpf_program__fd((skel)->progs.prog)
+#define KIT_SKEL_BSS_FD(skel) bpf_map__fd((skel)->maps.bss)
+#define KIT_SKEL_LOG(skel, prog, log, size)					\
+	do {									\
+		if (log) {							\
+			(log)[0] = '\0';					\
+			bpf_program__set_log_buf((skel)->progs.prog, log, size);\
+			bpf_program__set_log_level((skel)->progs.prog, 1);	\
+		}								\
+	} while (0)
+#else
+#define KIT_SKEL_MAP_T struct bpf_map_desc
+#define KIT_SKEL_SET_ROOM(map, room) ((map)->max_entries = (room))
+#define KIT_SKEL_MAP_FD(map) ((map)->map_fd)
+#define KIT_SKEL_PROG_FD(skel, prog) ((skel)->progs.prog.prog_fd)
+#define KIT_SKEL_BSS_FD(skel) ((skel)->maps.bss.map_fd)
+/* Asks the skeleton's loader program for the verifier's log. */
+#define KIT_SKEL_LOG(skel, prog, log, size)					\
+	do {									\
+		if (log) {							\
+			(log)[0] = '\0';					\
+			(skel)->ctx.log_level = 1;				\
+			(skel)->ctx.log_size = (size);				\
+			(skel)->ctx.log_buf = (long)(log);			\
+		}								\
+	} while (0)
+#endif
 
 /*
- * Writes name_skel_load() and name_skel_destroy() for the light skeleton
- * struct name_bpf, whose program is progname. rec0 and rec1 are its record
+ * Writes name_skel_load() and name_skel_destroy() for the skeleton struct
+ * name_bpf, whose program is progname. rec0 and rec1 are its record
  * arrays, as expressions of the skeleton `skel` (&skel->maps.records), or
  * NULL; rec0 gets room entries.
  */
-#define KIT_LSKEL_FNS(name, progname, rec0, rec1)				\
+#define KIT_SKEL_FNS(name, progname, rec0, rec1)				\
 	static int name##_skel_load(struct kit_skel_parts *parts, uint32_t room,\
 				    char *log, uint32_t log_size)		\
 	{									\
 		struct name##_bpf *skel = name##_bpf__open();			\
-		struct bpf_map_desc *recs[KIT_MAX_RECORD_MAPS];			\
+		KIT_SKEL_MAP_T *recs[KIT_MAX_RECORD_MAPS];			\
 		int err, i;							\
 										\
 		if (!skel)							\
@@ -75,19 +112,19 @@ static inline void kit_skel_log(struct bpf_loader_ctx *ctx, char *log, uint32_t 
 		recs[0] = rec0;							\
 		recs[1] = rec1;							\
 		if (recs[0])							\
-			recs[0]->max_entries = room;				\
-		kit_skel_log(&skel->ctx, log, log_size);			\
+			KIT_SKEL_SET_ROOM(recs[0], room);			\
+		KIT_SKEL_LOG(skel, progname, log, log_size);			\
 		err = name##_bpf__load(skel);					\
 		if (err) {							\
 			name##_bpf__destroy(skel);				\
 			return err < 0 ? err : -err;				\
 		}								\
 		parts->skel = skel;						\
-		parts->prog_fd = skel->progs.progname.prog_fd;			\
-		parts->bss_fd = skel->maps.bss.map_fd;				\
+		parts->prog_fd = KIT_SKEL_PROG_FD(skel, progname);		\
+		parts->bss_fd = KIT_SKEL_BSS_FD(skel);				\
 		parts->bss = skel->bss;						\
 		for (i = 0; i < KIT_MAX_RECORD_MAPS; i++)			\
-			parts->map_fds[i] = recs[i] ? recs[i]->map_fd : -1;	\
+			parts->map_fds[i] = recs[i] ? KIT_SKEL_MAP_FD(recs[i]) : -1;\
 		return 0;							\
 	}									\
 	static void name##_skel_destroy(void *skel)				\
@@ -95,15 +132,15 @@ static inline void kit_skel_log(struct bpf_loader_ctx *ctx, char *log, uint32_t 
 		name##_bpf__destroy(skel);					\
 	}
 
-/* The struct kit_skel of a skeleton KIT_LSKEL_FNS() wrote functions for. */
-#define KIT_LSKEL(name, ...) {							\
+/* The struct kit_skel of a skeleton KIT_SKEL_FNS() wrote functions for. */
+#define KIT_SKEL(name, ...) {							\
 	.load = name##_skel_load,						\
 	.destroy = name##_skel_destroy,						\
 	.bss_size = sizeof(struct name##_bpf__bss),				\
 	__VA_ARGS__								\
 }
 /* Names record array i (for its pin) and its record type. */
-#define KIT_LSKEL_MAP(i, map, rec)						\
+#define KIT_SKEL_MAP(i, map, rec)						\
 	.map_names[i] = #map, .rec_size[i] = sizeof(rec)
 
 /*

@@ -17,7 +17,7 @@
 #include "iterkit.bpf.h"
 #include "kit_task_record.h"
 #include "task_state.h"
-#include "kit_task.lskel.h"
+#include KIT_SKEL_H(kit_task)
 
 #define PF_KTHREAD_BIT 0x00200000	/* PF_KTHREAD in include/linux/sched.h */
 #define TREE_MAX_DEPTH 512
@@ -368,14 +368,14 @@ static void tasks_demo(struct kit_demo *d)
 	kit_prog_close(&p);
 }
 
-KIT_LSKEL_FNS(kit_task, kit_task_walk, &skel->maps.records, NULL)
+KIT_SKEL_FNS(kit_task, kit_task_walk, &skel->maps.records, NULL)
 
 const struct kit_iter kit_iter_tasks = {
 	.prog = {
 		.name = "kit_task",
 		.mainline = "6.7",
 		.pin = "tasks",
-		.skel = KIT_LSKEL(kit_task, KIT_LSKEL_MAP(0, records, struct kit_task_rec)),
+		.skel = KIT_SKEL(kit_task, KIT_SKEL_MAP(0, records, struct kit_task_rec)),
 		.produced = tasks_produced,
 		.estimate = tasks_estimate,
 	},

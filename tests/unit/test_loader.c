@@ -218,13 +218,6 @@ static void test_iters(void)
 	UNIT_OK(!kit_iters[i], "iterators without a command come last");
 }
 
-static void test_errno_names(void)
-{
-	UNIT_STREQ(kit_errno_name(EPERM), "EPERM", "EPERM by name");
-	UNIT_STREQ(kit_errno_name(ENOMEM), "ENOMEM", "ENOMEM by name");
-	UNIT_OK(kit_errno_name(0) == NULL && kit_errno_name(-1) == NULL, "no name for 0 or -1");
-}
-
 int main(void)
 {
 	test_versions();
@@ -234,6 +227,5 @@ int main(void)
 	test_tree();
 	test_cg_path();
 	test_iters();
-	test_errno_names();
 	return unit_done();
 }
