@@ -149,6 +149,13 @@ $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wild
 %.skel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(notdir $*)_bpf > $@
 
+# Full skeletons of the loader's programs (make bench's iterkit-object) embed
+# the objects without their DWARF (the BTF stays): a twentieth of the size.
+$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	llvm-strip -g $< -o $@.o
+	$(BPFTOOL) gen skeleton $@.o name $*_bpf > $@
+	rm -f $@.o
+
 %.lskel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton -L $< name $(notdir $*)_bpf > $@
 
@@ -313,8 +320,7 @@ $(BUILD)/tests/bench/%: bench/%.c $(BENCH_SKELS)
 
 # B4 runs the loader built both ways: with its light skeletons (iterkit), and
 # with libbpf's bpf_object from full skeletons of the same objects
-# (iterkit-object), to keep the faster only where it meets goals the other
-# misses (docs/performance.md).
+# (iterkit-object): docs/performance.md says why the light ones ship.
 LOADER_FULL_SKELS := $(patsubst %,$(BUILD)/bpf/%.skel.h,$(LOADER_PROGS))
 OBJECT_LOADER_OBJS := $(patsubst userspace/%.c,$(BUILD)/bench/object/%.o,$(LOADER_SRCS))
 $(BUILD)/bench/object/%.o: userspace/%.c | $(LOADER_SKELS) $(LOADER_FULL_SKELS)
