@@ -39,11 +39,14 @@ void kit_capture_errors(char *buf, size_t len)
 
 const char *kit_error_log;
 
-static int kit_verror(int rc, const char *fmt, va_list ap)
+int kit_fail(int rc, const char *fmt, ...)
 {
 	char msg[1024];
+	va_list ap;
 
+	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	/* What fails after an interrupt fails because of it: the exit status says so. */
 	if (kit_interrupted)
 		return rc;
@@ -82,28 +85,6 @@ static int kit_verror(int rc, const char *fmt, va_list ap)
 	return rc;
 }
 
-int kit_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = kit_verror(2, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int kit_error(const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = kit_verror(1, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 int kit_flush(void)
 {
 	int err = kit_out_flush(&kit_stdout);
@@ -120,6 +101,21 @@ int kit_flush(void)
 			kit_cmd_name ? ": " : "", strerror(-err));
 	said = true;
 	return 1;
+}
+
+int kit_scan_file(const char *path, const char *fmt, ...)
+{
+	FILE *f = fopen(path, "re");
+	va_list ap;
+	int n;
+
+	if (!f)
+		return -1;
+	va_start(ap, fmt);
+	n = vfscanf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+	return n < 0 ? 0 : n;	/* EOF: nothing read, which is not "no file" */
 }
 
 void kit_sleep(double seconds)
@@ -160,23 +156,8 @@ bool kit_parse_int(const char *s, long long min, long long max, long long *out)
 
 bool kit_parse_dec(const char *s, long long min, long long max, long long *out)
 {
-	const char *digits = s;
-	char *end;
-	long long v;
-
-	if (!s)
-		return false;
-	if (*digits == '-' || *digits == '+')
-		digits++;
-	/* strtoll(,,10) would take spaces and a second sign; 0x is refused here too */
-	if (!isdigit((unsigned char)*digits) || digits[strspn(digits, "0123456789")])
-		return false;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
+	/* kit_parse_int() without 0x: it takes nothing else but [+-]digits */
+	return s && !strpbrk(s, "xX") && kit_parse_int(s, min, max, out);
 }
 
 bool kit_parse_u64(const char *s, uint64_t *out)
@@ -411,11 +392,10 @@ static struct {
 	double ms[KIT_MAX_PHASES];
 	int n;
 	unsigned long long map_bytes;
-	uint64_t records;
-	unsigned int loads, walks;
 } kit_st;
+struct kit_counters kit_counters;
 
-static double kit_now_ms(void)
+double kit_now_ms(void)
 {
 	struct timespec ts;
 
@@ -465,21 +445,6 @@ void kit_stats_map(int map_fd)
 	fclose(f);
 }
 
-void kit_stats_records(uint64_t n)
-{
-	kit_st.records += n;
-}
-
-void kit_stats_load(void)
-{
-	kit_st.loads++;
-}
-
-void kit_stats_walk(void)
-{
-	kit_st.walks++;
-}
-
 void kit_stats_print(void)
 {
 	struct rusage ru;
@@ -493,8 +458,8 @@ void kit_stats_print(void)
 	for (i = 0; i < kit_st.n; i++)
 		fprintf(stderr, " %s=%.3f", kit_st.name[i], kit_st.ms[i]);
 	fprintf(stderr, " total=%.3f ms; loads=%u walks=%u records=%llu map_bytes=%llu peak_rss_kib=%ld\n",
-		kit_st.last - kit_st.start, kit_st.loads, kit_st.walks,
-		(unsigned long long)kit_st.records, kit_st.map_bytes, ru.ru_maxrss);
+		kit_st.last - kit_st.start, kit_counters.loads, kit_counters.walks,
+		(unsigned long long)kit_counters.records, kit_st.map_bytes, ru.ru_maxrss);
 }
 
 /* ---- versions ---- */

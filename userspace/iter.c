@@ -32,11 +32,6 @@ const struct kit_iter *const kit_iters[] = {
 	NULL,
 };
 
-bool kit_iter_has_cmd(const struct kit_iter *it)
-{
-	return it->cmd.name != NULL;
-}
-
 const char *kit_iters_oldest_kernel(void)
 {
 	const char *oldest = NULL;

@@ -47,7 +47,7 @@ struct kit_iter {
 extern const struct kit_iter *const kit_iters[];
 
 /* Whether it has a command (and a program, a demo) of its own. */
-bool kit_iter_has_cmd(const struct kit_iter *it);
+static inline bool kit_iter_has_cmd(const struct kit_iter *it) { return it->cmd.name != NULL; }
 /* The oldest mainline kernel any iterator of the table needs ("6.4"). */
 const char *kit_iters_oldest_kernel(void);
 

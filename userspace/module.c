@@ -26,19 +26,11 @@ const char *kit_module_version(void)
 {
 	static char version[64];
 	static bool read_once;
-	ssize_t n;
-	int fd;
 
-	if (read_once)
-		return version;
-	read_once = true;
-	fd = open(KIT_MODULE_VERSION, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return version;
-	n = read(fd, version, sizeof(version) - 1);
-	close(fd);
-	version[n > 0 ? n : 0] = '\0';
-	version[strcspn(version, "\n")] = '\0';
+	if (!read_once) {
+		read_once = true;
+		kit_scan_file(KIT_MODULE_VERSION, "%63[^\n]", version);
+	}
 	return version;
 }
 
@@ -167,8 +159,6 @@ static struct btf *kit_vmlinux_btf(void)
 	if (!tried) {
 		tried = true;
 		btf = btf__load_vmlinux_btf();
-		if (!btf)
-			btf = NULL;
 	}
 	return btf;
 }
@@ -181,8 +171,6 @@ static struct btf *kit_module_btf(void)
 	if (!tried && kit_vmlinux_btf()) {
 		tried = true;
 		btf = btf__parse_split(KIT_MODULE_BTF, kit_vmlinux_btf());
-		if (!btf)
-			btf = NULL;
 	}
 	return btf;
 }
@@ -214,16 +202,22 @@ bool kit_kernel_has_func(const char *name)
 	return kit_btf_has_func(kit_vmlinux_btf(), name);
 }
 
-bool kit_module_has_iter(const char *iter)
+void kit_iter_kfunc(char *buf, size_t size, const char *iter, unsigned int op)
 {
 	static const char *const ops[] = { "new", "next", "destroy" };
-	char name[96];
-	size_t i;
 
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "bpf_iter_%s_%s", iter, ops[i]);
-		if (!kit_module_has_func(name))
-			return false;
+	snprintf(buf, size, "bpf_iter_%s_%s", iter, ops[op]);
+}
+
+unsigned int kit_module_iter_kfuncs(const char *iter)
+{
+	unsigned int mask = 0, op;
+	char name[96];
+
+	for (op = 0; op < 3; op++) {
+		kit_iter_kfunc(name, sizeof(name), iter, op);
+		if (kit_module_has_func(name))
+			mask |= 1u << op;
 	}
-	return true;
+	return mask;
 }

@@ -215,7 +215,8 @@ const char *kit_log_tail(char *log);
  * The walk commands (tasks, cgroups): `repeat` walks, `interval` seconds
  * apart, each walk's output written before the wait; show() formats one
  * walk (0, or 1 after printing an error, which stops the command). With
- * --repeat and --json the documents are NDJSON: one line each.
+ * --repeat and --json the documents are NDJSON: one line each. First
+ * checks the module (kit_require_module()).
  */
 struct kit_walk_cmd {
 	const struct kit_walk_prog *desc;
@@ -246,7 +247,5 @@ int kit_walk_args_next(struct kit_args *a, struct kit_walk_cmd *w, bool *host);
 
 /* The pin directory of this build's programs (KIT_PIN_ROOT/<build id>). */
 const char *kit_pin_dir(void);
-/* The build id of this loader's programs. */
-const char *kit_progs_id(void);
 
 #endif

@@ -50,7 +50,7 @@ int kit_resident_list(struct kit_resident *res, int max)
 			continue;
 		memset(r, 0, sizeof(*r));
 		snprintf(r->dir, sizeof(r->dir), "%s/%s", KIT_PIN_ROOT, de->d_name);
-		r->this_build = !strcmp(de->d_name, kit_progs_id());
+		r->this_build = !strcmp(r->dir, kit_pin_dir());
 		pd = opendir(r->dir);
 		while (pd && (pe = readdir(pd)) && r->nprogs < KIT_MAX_RESIDENT_PROGS)
 			if (pe->d_name[0] != '.' && pe->d_type == DT_DIR)
@@ -284,26 +284,12 @@ fail:
 	return kit_interrupted ? 128 + kit_interrupted : 1;
 }
 
-static long long kit_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* The module's reference count, -1 when it is not loaded. */
 static long kit_module_refcnt(void)
 {
-	FILE *f = fopen("/sys/module/iterkit/refcnt", "r");
-	long n = -1;
+	long n;
 
-	if (f) {
-		if (fscanf(f, "%ld", &n) != 1)
-			n = -1;
-		fclose(f);
-	}
-	return n;
+	return kit_scan_file("/sys/module/iterkit/refcnt", "%ld", &n) == 1 ? n : -1;
 }
 
 /*
@@ -318,7 +304,7 @@ static long kit_module_refcnt(void)
  */
 static long kit_wait_module_free(long before, int progs)
 {
-	long long now = kit_now_ms(), deadline = now + KIT_UNLOAD_WAIT_MS, settled = -1;
+	double now = kit_now_ms(), deadline = now + KIT_UNLOAD_WAIT_MS, settled = -1;
 	long n = kit_module_refcnt(), last = -1;
 
 	while (n > 0 && now < deadline) {
