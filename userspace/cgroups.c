@@ -6,7 +6,6 @@
  * not yet freed) are in the walk, marked. Paths and levels are those of
  * the caller's cgroup namespace (--host: of the whole hierarchy).
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -15,7 +14,6 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include "cli.h"
-#include "module.h"
 #include "prog.h"
 #include "iter.h"
 #include "cgroups.h"

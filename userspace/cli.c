@@ -2,15 +2,12 @@
 /* Helpers shared by the loader's subcommands: arguments, errors, stats. */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>

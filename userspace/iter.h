@@ -7,7 +7,6 @@
 #define ITERKIT_ITER_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include "cli.h"
 #include "prog.h"

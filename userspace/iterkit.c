@@ -7,7 +7,6 @@
  */
 #include <locale.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "module.h"

@@ -6,15 +6,12 @@
  * commands that need it (status, demo, load, and a load that failed):
  * parsing vmlinux BTF costs more than a walk.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include "cli.h"
 #include "module.h"
 

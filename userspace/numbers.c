@@ -6,7 +6,6 @@
  * KIT_MAX_SHOWN values), so one set of functions serves both.
  */
 #define _GNU_SOURCE	/* strerrorname_np */
-#include <errno.h>
 #include <limits.h>
 #include <string.h>
 #include "cli.h"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* iterkit status: is the module loaded, with BTF, and which iterators does it carry? */
 #define _GNU_SOURCE	/* memmem */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +8,6 @@
 #include <sys/utsname.h>
 #include "cli.h"
 #include "module.h"
-#include "prog.h"
 #include "iter.h"
 #include "resident.h"
 #include "status.h"

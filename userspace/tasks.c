@@ -5,12 +5,10 @@
  * the ids of the caller's pid namespace (--host: the initial one's).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "module.h"
 #include "prog.h"
 #include "iter.h"
 #include "tasks.h"
