@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iterkit cgroups [--root ID|PATH] [--order ORDER] [--host] [--repeat N] [--interval S]:
- * walks the cgroup v2 hierarchy with kit_cgroup in the kernel and prints
- * what came out, as an indented tree by default. Dying cgroups (removed,
- * not yet freed) are in the walk, marked. Paths and levels are those of
- * the caller's cgroup namespace (--host: of the whole hierarchy).
+ * iterkit cgroups: walks the cgroup v2 hierarchy with kit_cgroup in the kernel
+ * and prints what came out, as an indented tree by default. Dying cgroups
+ * (removed, not yet freed) are in the walk, marked. Paths and levels are
+ * those of the caller's cgroup namespace (--host: of the whole hierarchy).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -78,9 +77,8 @@ static void cgroups_set_inputs(void *bss, const void *in)
 }
 
 /*
- * One walk's cgroups, with their paths: every cgroup the walk yielded and
- * the start's ancestors, an id hash over them, and the paths built once
- * into one buffer (each from its parent's).
+ * One walk's cgroups and the start's ancestors, hashed by id, with their
+ * paths built once into one buffer (each from its parent's).
  */
 struct cg_view {
 	const struct kit_cgroup_rec *walk, *anc;
@@ -342,10 +340,7 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 	}
 }
 
-/*
- * A cgroup id (decimal digits only, any u64), a path in cgroupfs, or a
- * path below the cgroup2 mount.
- */
+/* A cgroup id (decimal digits only, any u64), a path in cgroupfs, or one below its mount. */
 static int cg_resolve_root(const char *arg, unsigned long long *id)
 {
 	char buf[PATH_MAX];
@@ -510,10 +505,7 @@ static void cgroups_demo(struct kit_demo *d)
 	}
 	ret = ((const struct kit_cgroup_bpf__bss *)p.out)->ret;
 	dirs = cg_count_dirs(CGROUP_MOUNT, 0);
-	/*
-	 * Every online cgroup the kernel yielded must be a directory with that
-	 * inode; dying ones have none any more.
-	 */
+	/* Every online cgroup yielded must be a directory of that inode; dying ones have none. */
 	for (i = 0; i < v.nwalk; i++) {
 		char buf[4096];
 		const char *path;

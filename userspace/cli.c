@@ -21,8 +21,6 @@ const char *kit_cmd_name;
 double kit_lock_timeout = -1;
 volatile sig_atomic_t kit_interrupted;
 
-/* ---- errors ---- */
-
 static char *kit_capture;
 static size_t kit_capture_len;
 
@@ -89,10 +87,7 @@ int kit_flush(void)
 
 	if (!err)
 		return 0;
-	/*
-	 * Once: every later flush fails the same way. On stderr even with
-	 * --json: stdout is what failed.
-	 */
+	/* Once: every later flush fails the same way. On stderr even with --json: stdout failed. */
 	if (!said && !kit_interrupted)
 		fprintf(stderr, "iterkit: %s%swrite error: %s\n", kit_cmd_name ? kit_cmd_name : "",
 			kit_cmd_name ? ": " : "", strerror(-err));
@@ -122,8 +117,6 @@ void kit_sleep(double seconds)
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 }
-
-/* ---- numbers ---- */
 
 bool kit_parse_int(const char *s, long long min, long long max, long long *out)
 {
@@ -194,8 +187,6 @@ bool kit_parse_seconds(const char *s, double *out)
 	return true;
 }
 
-/* ---- arguments ---- */
-
 static const struct option kit_common_opts[] = {
 	{ "json", no_argument, NULL, KIT_OPT_JSON },
 	{ "stats", no_argument, NULL, KIT_OPT_STATS },
@@ -237,10 +228,7 @@ void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char
 		a->longopts[n++] = kit_common_opts[i];
 	for (i = 0; cmd->opts && cmd->opts[i].name && n < max; i++)
 		a->longopts[n++] = cmd->opts[i];
-	/*
-	 * getopt would read "-3" as option 3: hand it a pointer past the sign and
-	 * give the sign back when the argument comes out.
-	 */
+	/* getopt would read "-3" as option 3: it sees past the sign, kit_unmask() gives it back. */
 	for (k = 1; k < argc && strcmp(argv[k], "--"); k++) {
 		if (!kit_is_negative_number(argv[k]))
 			continue;
@@ -379,8 +367,6 @@ int kit_args_simple(const struct kit_cmd *cmd, int argc, char **argv, int npos, 
 	return -1;
 }
 
-/* ---- stats ---- */
-
 #define KIT_MAX_PHASES 12
 
 static struct {
@@ -459,8 +445,6 @@ void kit_stats_print(void)
 		(unsigned long long)kit_counters.records, kit_st.map_bytes, ru.ru_maxrss);
 }
 
-/* ---- versions ---- */
-
 int kit_version_cmp(const char *a, const char *b)
 {
 	unsigned long long x, y;
@@ -497,8 +481,6 @@ bool kit_version_speaks(const char *mine, const char *version)
 	       (version[n] == '.' || version[n] == '\0');
 }
 
-/* ---- interrupts ---- */
-
 static void kit_on_signal(int sig)
 {
 	kit_interrupted = sig;
@@ -515,8 +497,6 @@ void kit_catch_interrupts(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
-
-/* ---- locks ---- */
 
 pid_t kit_lock_holder(int fd, char *comm, size_t len)
 {

@@ -148,10 +148,7 @@ void kit_sleep(double seconds);
 /* CLOCK_MONOTONIC in milliseconds. */
 double kit_now_ms(void);
 
-/*
- * fscanf() on the file at path: the number of fields read (0 for an empty
- * file), -1 when it cannot be opened.
- */
+/* fscanf() of the file at path: the fields read (0 if it is empty), -1 if it cannot be opened. */
 int kit_scan_file(const char *path, const char *fmt, ...) __attribute__((format(scanf, 2, 3)));
 
 /* --stats: the clock starts (main() calls it first). */

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The module as the loader finds it: loaded or not, its version, and the
- * kfuncs its BTF describes. BTF is read with libbpf: the module's split
- * BTF (/sys/kernel/btf/iterkit) parsed over the kernel's, only by the
- * commands that need it (status, demo, load, and a load that failed):
- * parsing vmlinux BTF costs more than a walk.
+ * The module as the loader finds it (module.h). Its split BTF is parsed over
+ * the kernel's only by the commands that need it: parsing vmlinux BTF costs
+ * more than a walk.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,10 +22,9 @@ const char *kit_module_version(void)
 	static char version[64];
 	static bool read_once;
 
-	if (!read_once) {
-		read_once = true;
+	if (!read_once)
 		kit_scan_file(KIT_MODULE_VERSION, "%63[^\n]", version);
-	}
+	read_once = true;
 	return version;
 }
 
@@ -102,10 +99,7 @@ const char *kit_module_installed_version(void)
 	return installed.version;
 }
 
-/*
- * What provides the installed module: a prebuilt package (its file is in
- * /lib/modules/<release>/updates/iterkit/), DKMS, or else its file's path.
- */
+/* The prebuilt packages install to /lib/modules/<release>/updates/iterkit/. */
 const char *kit_module_installed_by(void)
 {
 	static char by[320];
@@ -124,10 +118,6 @@ const char *kit_module_installed_by(void)
 	return installed.filename;
 }
 
-/*
- * The kfuncs' contract changes only with MAJOR.MINOR: this loader speaks
- * every module of its own MAJOR.MINOR (0.1.x for 0.1.y).
- */
 bool kit_module_version_ok(const char *version)
 {
 	return kit_version_speaks(ITERKIT_VERSION, version);
@@ -188,12 +178,7 @@ bool kit_module_has_func(const char *name)
 	return kit_btf_has_func(kit_module_btf(), name);
 }
 
-/*
- * Whether the running kernel's own BTF describes function @name: how
- * `iterkit status` tells what the kernel supports (bpf_iter_num_new: open-
- * coded iterators; bpf_iter_task_new: KF_RCU_PROTECTED walkers), whatever
- * version number a distribution kernel carries.
- */
+/* Features from the kernel's BTF: a distribution kernel's version number does not tell them. */
 bool kit_kernel_has_func(const char *name)
 {
 	return kit_btf_has_func(kit_vmlinux_btf(), name);

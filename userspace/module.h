@@ -24,7 +24,7 @@ const char *kit_module_version(void);
 const char *kit_module_installed_version(void);
 /* What provides it: "the iterkit-modules-<release> package (prebuilt)", "DKMS", its path, or "". */
 const char *kit_module_installed_by(void);
-/* Whether this loader speaks that module version. */
+/* Whether this loader speaks that module version (the kfuncs change only with MAJOR.MINOR). */
 bool kit_module_version_ok(const char *version);
 
 /* From the BTF (libbpf): the module's functions, the kernel's. */

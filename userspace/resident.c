@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iterkit load / iterkit unload: keeps the walk programs loaded, pinned in
- * the BPF filesystem, so that a walk costs a few syscalls instead of a
- * verification. While they are pinned, the kernel holds the module
- * (rmmod says it is in use): `iterkit unload` lets it go, and waits until
- * the kernel has freed the programs.
- *
- * Locks: load and unload hold KIT_PIN_ROOT's lock against each other; a
- * walk holds its program directory's lock for the walk alone (walk.c).
+ * iterkit load / unload: the walk programs pinned in the BPF filesystem, so
+ * that a walk costs a few syscalls instead of a verification. Load and
+ * unload hold KIT_PIN_ROOT's lock against each other; a walk holds its
+ * program directory's lock for the walk alone (prog.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,7 +32,7 @@ int kit_resident_list(struct kit_resident *res, int max)
 {
 	struct dirent *de, *pe;
 	DIR *d = opendir(KIT_PIN_ROOT), *pd;
-	int n = 0, i;
+	int n = 0;
 
 	if (!d)
 		return 0;
@@ -58,8 +54,7 @@ int kit_resident_list(struct kit_resident *res, int max)
 		if (r->this_build && n) {
 			struct kit_resident t = *r;
 
-			for (i = n; i > 0; i--)
-				res[i] = res[i - 1];
+			memmove(res + 1, res, n * sizeof(*res));
 			res[0] = t;
 		}
 		n++;

@@ -161,20 +161,19 @@ static void status_json(const struct utsname *u, const unsigned int *masks,
 	kit_json_key(&j, "iterators");
 	kit_json_array(&j);
 	for (i = 0; kit_iters[i]; i++) {
-		const struct kit_iter *it = kit_iters[i];
 		char name[64];
 
 		kit_json_object(&j);
-		kit_json_kstr(&j, "name", it->prog.name);
-		kit_json_kstr(&j, "needs_kernel", it->prog.mainline);
-		kit_json_kstr(&j, "needs_kernel_func", it->feature);
+		kit_json_kstr(&j, "name", kit_iters[i]->prog.name);
+		kit_json_kstr(&j, "needs_kernel", kit_iters[i]->prog.mainline);
+		kit_json_kstr(&j, "needs_kernel_func", kit_iters[i]->feature);
 		kit_json_kbool(&j, "available", masks[i] == KIT_ITER_KFUNCS);
 		kit_json_key(&j, "kfuncs");
 		kit_json_array(&j);
 		for (k = 0; k < 3; k++) {
 			if (!(masks[i] & (1u << k)))
 				continue;
-			kit_iter_kfunc(name, sizeof(name), it->prog.name, k);
+			kit_iter_kfunc(name, sizeof(name), kit_iters[i]->prog.name, k);
 			kit_json_str(&j, name);
 		}
 		kit_json_array_end(&j);

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iterkit tasks [--pid PID] [--threads] [--tree] [--host] [--repeat N] [--interval S]:
- * processes or threads as one kit_task walk in the kernel sees them, with
- * the ids of the caller's pid namespace (--host: the initial one's).
+ * iterkit tasks: processes or threads as one kit_task walk in the kernel sees
+ * them, with the ids of the caller's pid namespace (--host: the initial one's).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -126,10 +125,7 @@ static void print_table(struct kit_out *o, const struct kit_task_rec *v, size_t 
 	}
 }
 
-/*
- * pstree-like: each process under its parent, children in walk order.
- * Built in O(n): a hash from tgid to record, then child lists.
- */
+/* The tree (tasks.h) in O(n): a hash from tgid to record, then child lists in walk order. */
 struct tree {
 	const struct kit_task_rec *v;
 	int32_t *first, *next, *last;	/* child lists, -1 terminated */
