@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iterkit cgroups [--root ID|PATH] [--order ORDER] [--host] [--repeat N] [--interval S]:
- * walks the cgroup v2 hierarchy with kit_cgroup in the kernel and prints
- * what came out, as an indented tree by default. Dying cgroups (removed,
- * not yet freed) are in the walk, marked. Paths and levels are those of
- * the caller's cgroup namespace (--host: of the whole hierarchy).
+ * iterkit cgroups: walks the cgroup v2 hierarchy with kit_cgroup in the kernel
+ * and prints what came out, as an indented tree by default. Dying cgroups
+ * (removed, not yet freed) are in the walk, marked. Paths and levels are
+ * those of the caller's cgroup namespace (--host: of the whole hierarchy).
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -15,7 +13,6 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include "cli.h"
-#include "module.h"
 #include "prog.h"
 #include "iter.h"
 #include "cgroups.h"
@@ -80,9 +77,8 @@ static void cgroups_set_inputs(void *bss, const void *in)
 }
 
 /*
- * One walk's cgroups, with their paths: every cgroup the walk yielded and
- * the start's ancestors, an id hash over them, and the paths built once
- * into one buffer (each from its parent's).
+ * One walk's cgroups and the start's ancestors, hashed by id, with their
+ * paths built once into one buffer (each from its parent's).
  */
 struct cg_view {
 	const struct kit_cgroup_rec *walk, *anc;
@@ -106,18 +102,14 @@ static const struct kit_cgroup_rec *cg_node(const struct cg_view *v, size_t i)
 	return i < v->nwalk ? &v->walk[i] : &v->anc[i - v->nwalk];
 }
 
-static uint32_t cg_hash(uint64_t id, uint32_t mask)
+/* The slot of id in the hash: where it is, or the free one where it would go. */
+static uint32_t cg_slot(const struct cg_view *v, uint64_t id)
 {
-	return (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & mask;
-}
-
-static int32_t cg_find(const struct cg_view *v, uint64_t id)
-{
-	uint32_t h = cg_hash(id, v->mask);
+	uint32_t h = (uint32_t)((id * 0x9e3779b97f4a7c15ull) >> 32) & v->mask;
 
 	while (v->slot[h] >= 0 && cg_node(v, v->slot[h])->id != id)
 		h = (h + 1) & v->mask;
-	return v->slot[h];
+	return h;
 }
 
 static void cg_view_free(struct cg_view *v)
@@ -130,18 +122,19 @@ static void cg_view_free(struct cg_view *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* Grows *arr to n elements of size each, unless it has them (cap in elements). */
+/* Room for n elements of size each in *arr (cap in elements), at least doubling it. */
 static bool cg_grow(void *arr, size_t *cap, size_t n, size_t size)
 {
+	size_t want = n > 2 * *cap ? n : 2 * *cap;
 	void *p;
 
 	if (n <= *cap)
 		return true;
-	p = realloc(*(void **)arr, n * size);
+	p = realloc(*(void **)arr, want * size);
 	if (!p)
 		return false;
 	*(void **)arr = p;
-	*cap = n;
+	*cap = want;
 	return true;
 }
 
@@ -210,38 +203,12 @@ static int cg_view_build(struct cg_view *v, const struct kit_prog *p, const stru
 	memset(v->slot, 0xff, size * sizeof(*v->slot));
 	memset(v->path_off, 0, (v->n + 1) * sizeof(*v->path_off));
 	for (i = 0; i < v->n; i++) {
-		uint32_t h = cg_hash(cg_node(v, i)->id, v->mask);
+		uint32_t h = cg_slot(v, cg_node(v, i)->id);
 
-		while (v->slot[h] >= 0 && cg_node(v, v->slot[h])->id != cg_node(v, i)->id)
-			h = (h + 1) & v->mask;
 		if (v->slot[h] < 0)
 			v->slot[h] = i;
 	}
 	return 0;
-}
-
-/* Room for n more bytes of paths (the buffer may move). */
-static bool cg_paths_reserve(struct cg_view *v, size_t n)
-{
-	size_t cap = v->paths_cap ? v->paths_cap : 4096;
-	char *p;
-
-	if (v->paths_len + n <= v->paths_cap)
-		return true;
-	while (cap < v->paths_len + n)
-		cap *= 2;
-	p = realloc(v->paths, cap);
-	if (!p)
-		return false;
-	v->paths = p;
-	v->paths_cap = cap;
-	return true;
-}
-
-static void cg_paths_put(struct cg_view *v, const char *s, size_t n)
-{
-	memmove(v->paths + v->paths_len, s, n);
-	v->paths_len += n;
 }
 
 size_t kit_cg_child_path(char *out, const char *parent, size_t plen, const char *name,
@@ -270,17 +237,18 @@ static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len,
 
 		if (!r->parent_id || r->id == v->ns_root) {
 			off = v->paths_len;
-			if (!cg_paths_reserve(v, 1))
+			if (!cg_grow(&v->paths, &v->paths_cap, off + 1, 1))
 				return false;
-			cg_paths_put(v, "/", 1);
+			v->paths[v->paths_len++] = '/';
 		} else {
-			parent = cg_find(v, r->parent_id);
+			parent = v->slot[cg_slot(v, r->parent_id)];
 			if (parent < 0 || depth > PATH_MAX_DEPTH ||
-			    !cg_path(v, parent, &ppath, &plen, depth + 1) ||
-			    !cg_paths_reserve(v, plen + 1 + name_len))
+			    !cg_path(v, parent, &ppath, &plen, depth + 1))
 				return false;
-			/* after the reserve: the parent's path by offset, the buffer may have moved */
 			off = v->paths_len;
+			/* the parent's path by offset: growing may move the buffer */
+			if (!cg_grow(&v->paths, &v->paths_cap, off + plen + 1 + name_len, 1))
+				return false;
 			v->paths_len += kit_cg_child_path(v->paths + off,
 							  v->paths + (v->path_off[parent] - 1),
 							  plen, r->name, name_len);
@@ -291,11 +259,6 @@ static bool cg_path(struct cg_view *v, size_t i, const char **path, size_t *len,
 	*path = v->paths + (v->path_off[i] - 1);
 	*len = v->path_len[i];
 	return true;
-}
-
-static const char *cg_state(const struct kit_cgroup_rec *r)
-{
-	return r->online ? "online" : "dying";
 }
 
 static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
@@ -365,7 +328,7 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 		kit_out_str(o, ", level ");
 		kit_out_u64(o, r->level - v->ns_level);
 		kit_out_str(o, ", ");
-		kit_out_str(o, cg_state(r));
+		kit_out_str(o, r->online ? "online" : "dying");
 		kit_out_str(o, ", ");
 		kit_out_i64(o, r->nr_procs, 0);
 		kit_out_str(o, " procs)  ");
@@ -377,10 +340,7 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 	}
 }
 
-/*
- * A cgroup id (decimal digits only, any u64), a path in cgroupfs, or a
- * path below the cgroup2 mount.
- */
+/* A cgroup id (decimal digits only, any u64), a path in cgroupfs, or one below its mount. */
 static int cg_resolve_root(const char *arg, unsigned long long *id)
 {
 	char buf[PATH_MAX];
@@ -494,8 +454,6 @@ static int cgroups_run(int argc, char **argv)
 			return rc;
 	}
 	in.host = host;
-	if (kit_require_module())
-		return 1;
 	rc = kit_walk_run(&w);
 	cg_view_free(&v);
 	return rc;
@@ -542,17 +500,12 @@ static void cgroups_demo(struct kit_demo *d)
 	kit_prog_init(&p);
 	if (kit_prog_walk(&p, &kit_iter_cgroups.prog, cgroups_set_inputs, &in) ||
 	    cg_view_build(&v, &p, &in)) {
-		cg_view_free(&v);
-		kit_prog_close(&p);
 		d->verdict = KIT_FAIL;
-		return;
+		goto out;
 	}
 	ret = ((const struct kit_cgroup_bpf__bss *)p.out)->ret;
 	dirs = cg_count_dirs(CGROUP_MOUNT, 0);
-	/*
-	 * Every online cgroup the kernel yielded must be a directory with that
-	 * inode; dying ones have none any more.
-	 */
+	/* Every online cgroup yielded must be a directory of that inode; dying ones have none. */
 	for (i = 0; i < v.nwalk; i++) {
 		char buf[4096];
 		const char *path;
@@ -571,6 +524,7 @@ static void cgroups_demo(struct kit_demo *d)
 	kit_demo_set(d, ret == 0 && (long)online == dirs && found == online ? KIT_PASS : KIT_FAIL,
 		     "pre-order walk from the root gave %zu cgroups (%zu online, %zu dying), %zu online ones matching their %s directory inode (cgroupfs has %ld directories)",
 		     v.nwalk, online, v.nwalk - online, found, CGROUP_MOUNT, dirs);
+out:
 	cg_view_free(&v);
 	kit_prog_close(&p);
 }

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include "iter.h"
 
-/* Its entry of the iterator table. */
 extern const struct kit_iter kit_iter_cgroups;
 
 /*

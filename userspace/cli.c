@@ -2,15 +2,12 @@
 /* Helpers shared by the loader's subcommands: arguments, errors, stats. */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -23,8 +20,6 @@ bool kit_stats;
 const char *kit_cmd_name;
 double kit_lock_timeout = -1;
 volatile sig_atomic_t kit_interrupted;
-
-/* ---- errors ---- */
 
 static char *kit_capture;
 static size_t kit_capture_len;
@@ -39,11 +34,14 @@ void kit_capture_errors(char *buf, size_t len)
 
 const char *kit_error_log;
 
-static int kit_verror(int rc, const char *fmt, va_list ap)
+int kit_fail(int rc, const char *fmt, ...)
 {
 	char msg[1024];
+	va_list ap;
 
+	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	/* What fails after an interrupt fails because of it: the exit status says so. */
 	if (kit_interrupted)
 		return rc;
@@ -82,28 +80,6 @@ static int kit_verror(int rc, const char *fmt, va_list ap)
 	return rc;
 }
 
-int kit_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = kit_verror(2, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int kit_error(const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = kit_verror(1, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 int kit_flush(void)
 {
 	int err = kit_out_flush(&kit_stdout);
@@ -111,15 +87,27 @@ int kit_flush(void)
 
 	if (!err)
 		return 0;
-	/*
-	 * Once: every later flush fails the same way. On stderr even with
-	 * --json: stdout is what failed.
-	 */
+	/* Once: every later flush fails the same way. On stderr even with --json: stdout failed. */
 	if (!said && !kit_interrupted)
 		fprintf(stderr, "iterkit: %s%swrite error: %s\n", kit_cmd_name ? kit_cmd_name : "",
 			kit_cmd_name ? ": " : "", strerror(-err));
 	said = true;
 	return 1;
+}
+
+int kit_scan_file(const char *path, const char *fmt, ...)
+{
+	FILE *f = fopen(path, "re");
+	va_list ap;
+	int n;
+
+	if (!f)
+		return -1;
+	va_start(ap, fmt);
+	n = vfscanf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+	return n < 0 ? 0 : n;	/* EOF: nothing read, which is not "no file" */
 }
 
 void kit_sleep(double seconds)
@@ -129,8 +117,6 @@ void kit_sleep(double seconds)
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 }
-
-/* ---- numbers ---- */
 
 bool kit_parse_int(const char *s, long long min, long long max, long long *out)
 {
@@ -160,23 +146,8 @@ bool kit_parse_int(const char *s, long long min, long long max, long long *out)
 
 bool kit_parse_dec(const char *s, long long min, long long max, long long *out)
 {
-	const char *digits = s;
-	char *end;
-	long long v;
-
-	if (!s)
-		return false;
-	if (*digits == '-' || *digits == '+')
-		digits++;
-	/* strtoll(,,10) would take spaces and a second sign; 0x is refused here too */
-	if (!isdigit((unsigned char)*digits) || digits[strspn(digits, "0123456789")])
-		return false;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
+	/* kit_parse_int() without 0x: it takes nothing else but [+-]digits */
+	return s && !strpbrk(s, "xX") && kit_parse_int(s, min, max, out);
 }
 
 bool kit_parse_u64(const char *s, uint64_t *out)
@@ -215,8 +186,6 @@ bool kit_parse_seconds(const char *s, double *out)
 	*out = v;
 	return true;
 }
-
-/* ---- arguments ---- */
 
 static const struct option kit_common_opts[] = {
 	{ "json", no_argument, NULL, KIT_OPT_JSON },
@@ -259,10 +228,7 @@ void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char
 		a->longopts[n++] = kit_common_opts[i];
 	for (i = 0; cmd->opts && cmd->opts[i].name && n < max; i++)
 		a->longopts[n++] = cmd->opts[i];
-	/*
-	 * getopt would read "-3" as option 3: hand it a pointer past the sign and
-	 * give the sign back when the argument comes out.
-	 */
+	/* getopt would read "-3" as option 3: it sees past the sign, kit_unmask() gives it back. */
 	for (k = 1; k < argc && strcmp(argv[k], "--"); k++) {
 		if (!kit_is_negative_number(argv[k]))
 			continue;
@@ -401,8 +367,6 @@ int kit_args_simple(const struct kit_cmd *cmd, int argc, char **argv, int npos, 
 	return -1;
 }
 
-/* ---- stats ---- */
-
 #define KIT_MAX_PHASES 12
 
 static struct {
@@ -411,11 +375,10 @@ static struct {
 	double ms[KIT_MAX_PHASES];
 	int n;
 	unsigned long long map_bytes;
-	uint64_t records;
-	unsigned int loads, walks;
 } kit_st;
+struct kit_counters kit_counters;
 
-static double kit_now_ms(void)
+double kit_now_ms(void)
 {
 	struct timespec ts;
 
@@ -465,21 +428,6 @@ void kit_stats_map(int map_fd)
 	fclose(f);
 }
 
-void kit_stats_records(uint64_t n)
-{
-	kit_st.records += n;
-}
-
-void kit_stats_load(void)
-{
-	kit_st.loads++;
-}
-
-void kit_stats_walk(void)
-{
-	kit_st.walks++;
-}
-
 void kit_stats_print(void)
 {
 	struct rusage ru;
@@ -493,11 +441,9 @@ void kit_stats_print(void)
 	for (i = 0; i < kit_st.n; i++)
 		fprintf(stderr, " %s=%.3f", kit_st.name[i], kit_st.ms[i]);
 	fprintf(stderr, " total=%.3f ms; loads=%u walks=%u records=%llu map_bytes=%llu peak_rss_kib=%ld\n",
-		kit_st.last - kit_st.start, kit_st.loads, kit_st.walks,
-		(unsigned long long)kit_st.records, kit_st.map_bytes, ru.ru_maxrss);
+		kit_st.last - kit_st.start, kit_counters.loads, kit_counters.walks,
+		(unsigned long long)kit_counters.records, kit_st.map_bytes, ru.ru_maxrss);
 }
-
-/* ---- versions ---- */
 
 int kit_version_cmp(const char *a, const char *b)
 {
@@ -535,8 +481,6 @@ bool kit_version_speaks(const char *mine, const char *version)
 	       (version[n] == '.' || version[n] == '\0');
 }
 
-/* ---- interrupts ---- */
-
 static void kit_on_signal(int sig)
 {
 	kit_interrupted = sig;
@@ -553,8 +497,6 @@ void kit_catch_interrupts(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
-
-/* ---- locks ---- */
 
 pid_t kit_lock_holder(int fd, char *comm, size_t len)
 {

@@ -74,6 +74,11 @@ void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char
  * help, KIT_ARGS_BAD after printing a usage error.
  */
 int kit_args_next(struct kit_args *a);
+/*
+ * Writes what is buffered for stdout: 0, or 1 after saying why not, once,
+ * on stderr: "iterkit: <command>: write error: <strerror>" (every write
+ * error, EPIPE included, stops the command; SIGPIPE is ignored).
+ */
 int kit_flush(void);
 /* The exit status for KIT_ARGS_HELP (0, or 1 when the help could not be written) / KIT_ARGS_BAD. */
 static inline int kit_args_exit(int c) { return c == KIT_ARGS_HELP ? kit_flush() : 2; }
@@ -90,11 +95,12 @@ const char *kit_opt_name(const struct kit_args *a, int c);
  * Errors: one line, "iterkit: <command>: <msg>" on stderr ("iterkit: <msg>"
  * before a command is known); with --json, {"error": <msg>} on stdout
  * instead (as bpftool does), replacing whatever was about to be printed.
- * kit_usage_error() returns 2, kit_error() 1. After an interrupt nothing
- * is printed.
+ * Returns rc: 2 for kit_usage_error(), 1 for kit_error(). After an
+ * interrupt nothing is printed.
  */
-int kit_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int kit_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int kit_fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define kit_error(...) kit_fail(1, __VA_ARGS__)
+#define kit_usage_error(...) kit_fail(2, __VA_ARGS__)
 /*
  * While set, the next errors carry these lines (the end of a verifier log):
  * under the error line, or as "verifier_log" in the JSON error.
@@ -139,6 +145,11 @@ pid_t kit_lock_holder(int fd, char *comm, size_t len);
 
 /* Waits between two walks of --repeat (--interval). */
 void kit_sleep(double seconds);
+/* CLOCK_MONOTONIC in milliseconds. */
+double kit_now_ms(void);
+
+/* fscanf() of the file at path: the fields read (0 if it is empty), -1 if it cannot be opened. */
+int kit_scan_file(const char *path, const char *fmt, ...) __attribute__((format(scanf, 2, 3)));
 
 /* --stats: the clock starts (main() calls it first). */
 void kit_stats_begin(void);
@@ -146,18 +157,12 @@ void kit_stats_begin(void);
 void kit_phase(const char *name);
 /* --stats: counts the kernel memory of a map (its memlock). */
 void kit_stats_map(int map_fd);
-void kit_stats_records(uint64_t n);
-/* --stats: a program was loaded (not found resident) / a walk ran. */
-void kit_stats_load(void);
-void kit_stats_walk(void);
+/* --stats: programs loaded (not found resident), walks run, records they gave. */
+extern struct kit_counters {
+	unsigned int loads, walks;
+	uint64_t records;
+} kit_counters;
 /* Prints the stats line on stderr if --stats was given. */
 void kit_stats_print(void);
-
-/*
- * Writes what is buffered for stdout: 0, or 1 after saying why not, once,
- * on stderr: "iterkit: <command>: write error: <strerror>" (every write
- * error, EPIPE included, stops the command; SIGPIPE is ignored).
- */
-int kit_flush(void);
 
 #endif

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The iterator table: the one list of the module's iterators. The
- * commands, `load`, `demo` and `status` all read it, so an iterator and
- * the kernel it needs are written down once.
- */
+/* The iterator table (iter.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include "iter.h"
@@ -31,11 +27,6 @@ const struct kit_iter *const kit_iters[] = {
 	&kit_iter_cgroup_at,
 	NULL,
 };
-
-bool kit_iter_has_cmd(const struct kit_iter *it)
-{
-	return it->cmd.name != NULL;
-}
 
 const char *kit_iters_oldest_kernel(void)
 {

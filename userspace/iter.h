@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The iterator table: every iterator of the module the loader knows,
- * with its command, its program, its demo and the kernel it needs.
+ * The iterator table: every iterator of the module, with its command, its
+ * program, its demo and the kernel it needs. The commands, load, demo and
+ * status all read it, so that each is written down once.
  */
 #ifndef ITERKIT_ITER_H
 #define ITERKIT_ITER_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 #include "cli.h"
 #include "prog.h"
@@ -24,11 +24,7 @@ struct kit_demo {
 void kit_demo_set(struct kit_demo *d, enum kit_verdict v, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/*
- * One iterator of the module: everything the loader knows about it, in one
- * place. kit_iters[] lists them, and every list of iterators (the
- * commands, status, load, demo) is read from it.
- */
+/* One iterator of the module: everything the loader knows about it. */
 struct kit_iter {
 	/* Its name, the mainline kernel it needs, and its walk program (if any). */
 	struct kit_walk_prog prog;
@@ -47,7 +43,7 @@ struct kit_iter {
 extern const struct kit_iter *const kit_iters[];
 
 /* Whether it has a command (and a program, a demo) of its own. */
-bool kit_iter_has_cmd(const struct kit_iter *it);
+static inline bool kit_iter_has_cmd(const struct kit_iter *it) { return it->cmd.name; }
 /* The oldest mainline kernel any iterator of the table needs ("6.4"). */
 const char *kit_iters_oldest_kernel(void);
 

@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * iterkit: shows the iterkit module's open-coded iterators end to end. Every
- * subcommand runs a small BPF program (embedded in this binary as a light
- * skeleton, or kept loaded by `iterkit load`) in the kernel and prints what
- * the iterator produced there.
- */
+/* iterkit: main(), the command table and the demo command. */
 #include <locale.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "module.h"

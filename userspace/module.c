@@ -1,20 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The module as the loader finds it: loaded or not, its version, and the
- * kfuncs its BTF describes. BTF is read with libbpf: the module's split
- * BTF (/sys/kernel/btf/iterkit) parsed over the kernel's, only by the
- * commands that need it (status, demo, load, and a load that failed):
- * parsing vmlinux BTF costs more than a walk.
+ * The module as the loader finds it (module.h). Its split BTF is parsed over
+ * the kernel's only by the commands that need it: parsing vmlinux BTF costs
+ * more than a walk.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include "cli.h"
 #include "module.h"
 
@@ -26,19 +21,10 @@ const char *kit_module_version(void)
 {
 	static char version[64];
 	static bool read_once;
-	ssize_t n;
-	int fd;
 
-	if (read_once)
-		return version;
+	if (!read_once)
+		kit_scan_file(KIT_MODULE_VERSION, "%63[^\n]", version);
 	read_once = true;
-	fd = open(KIT_MODULE_VERSION, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return version;
-	n = read(fd, version, sizeof(version) - 1);
-	close(fd);
-	version[n > 0 ? n : 0] = '\0';
-	version[strcspn(version, "\n")] = '\0';
 	return version;
 }
 
@@ -113,10 +99,7 @@ const char *kit_module_installed_version(void)
 	return installed.version;
 }
 
-/*
- * What provides the installed module: a prebuilt package (its file is in
- * /lib/modules/<release>/updates/iterkit/), DKMS, or else its file's path.
- */
+/* The prebuilt packages install to /lib/modules/<release>/updates/iterkit/. */
 const char *kit_module_installed_by(void)
 {
 	static char by[320];
@@ -135,10 +118,6 @@ const char *kit_module_installed_by(void)
 	return installed.filename;
 }
 
-/*
- * The kfuncs' contract changes only with MAJOR.MINOR: this loader speaks
- * every module of its own MAJOR.MINOR (0.1.x for 0.1.y).
- */
 bool kit_module_version_ok(const char *version)
 {
 	return kit_version_speaks(ITERKIT_VERSION, version);
@@ -167,8 +146,6 @@ static struct btf *kit_vmlinux_btf(void)
 	if (!tried) {
 		tried = true;
 		btf = btf__load_vmlinux_btf();
-		if (!btf)
-			btf = NULL;
 	}
 	return btf;
 }
@@ -181,8 +158,6 @@ static struct btf *kit_module_btf(void)
 	if (!tried && kit_vmlinux_btf()) {
 		tried = true;
 		btf = btf__parse_split(KIT_MODULE_BTF, kit_vmlinux_btf());
-		if (!btf)
-			btf = NULL;
 	}
 	return btf;
 }
@@ -203,27 +178,28 @@ bool kit_module_has_func(const char *name)
 	return kit_btf_has_func(kit_module_btf(), name);
 }
 
-/*
- * Whether the running kernel's own BTF describes function @name: how
- * `iterkit status` tells what the kernel supports (bpf_iter_num_new: open-
- * coded iterators; bpf_iter_task_new: KF_RCU_PROTECTED walkers), whatever
- * version number a distribution kernel carries.
- */
+/* Features from the kernel's BTF: a distribution kernel's version number does not tell them. */
 bool kit_kernel_has_func(const char *name)
 {
 	return kit_btf_has_func(kit_vmlinux_btf(), name);
 }
 
-bool kit_module_has_iter(const char *iter)
+void kit_iter_kfunc(char *buf, size_t size, const char *iter, unsigned int op)
 {
 	static const char *const ops[] = { "new", "next", "destroy" };
-	char name[96];
-	size_t i;
 
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "bpf_iter_%s_%s", iter, ops[i]);
-		if (!kit_module_has_func(name))
-			return false;
+	snprintf(buf, size, "bpf_iter_%s_%s", iter, ops[op]);
+}
+
+unsigned int kit_module_iter_kfuncs(const char *iter)
+{
+	unsigned int mask = 0, op;
+	char name[96];
+
+	for (op = 0; op < 3; op++) {
+		kit_iter_kfunc(name, sizeof(name), iter, op);
+		if (kit_module_has_func(name))
+			mask |= 1u << op;
 	}
-	return true;
+	return mask;
 }

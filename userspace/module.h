@@ -7,6 +7,7 @@
 #define ITERKIT_MODULE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Checks that the module is loaded, with its BTF, and of a version this
@@ -23,13 +24,20 @@ const char *kit_module_version(void);
 const char *kit_module_installed_version(void);
 /* What provides it: "the iterkit-modules-<release> package (prebuilt)", "DKMS", its path, or "". */
 const char *kit_module_installed_by(void);
-/* Whether this loader speaks that module version. */
+/* Whether this loader speaks that module version (the kfuncs change only with MAJOR.MINOR). */
 bool kit_module_version_ok(const char *version);
 
 /* From the BTF (libbpf): the module's functions, the kernel's. */
 bool kit_module_has_func(const char *name);
 bool kit_kernel_has_func(const char *name);
-/* The three kfuncs of iterator name (bpf_iter_<name>_new ...) are all there. */
-bool kit_module_has_iter(const char *name);
+/* The name of kfunc op of iterator name: bpf_iter_<name>_new (op 0), _next (1), _destroy (2). */
+void kit_iter_kfunc(char *buf, size_t size, const char *name, unsigned int op);
+/* Which of them the module has: bit op set for each; KIT_ITER_KFUNCS when all three. */
+#define KIT_ITER_KFUNCS 7u
+unsigned int kit_module_iter_kfuncs(const char *name);
+static inline bool kit_module_has_iter(const char *name)
+{
+	return kit_module_iter_kfuncs(name) == KIT_ITER_KFUNCS;
+}
 
 #endif

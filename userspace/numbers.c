@@ -6,7 +6,6 @@
  * KIT_MAX_SHOWN values), so one set of functions serves both.
  */
 #define _GNU_SOURCE	/* strerrorname_np */
-#include <errno.h>
 #include <limits.h>
 #include <string.h>
 #include "cli.h"
@@ -193,12 +192,6 @@ static int nums_run(const struct nums *n, int argc, char **argv)
 	return rc ? rc : kit_flush();
 }
 
-/* The title of the demo's walk ("kit_num [0, 10)"). */
-static void n_title(const struct nums *n, char *buf, size_t len)
-{
-	snprintf(buf, len, n->title, n->demo[0], n->demo[1]);
-}
-
 static void nums_demo(const struct nums *n, struct kit_demo *d)
 {
 	char title[64];
@@ -214,7 +207,7 @@ static void nums_demo(const struct nums *n, struct kit_demo *d)
 	       r.sum == n->demo_sum;
 	for (i = 0; pass && i < KIT_MAX_SHOWN && (uint64_t)i < r.count; i++)
 		pass = r.values[i] == n->demo[0] + i * n->demo_step;
-	n_title(n, title, sizeof(title));
+	snprintf(title, sizeof(title), n->title, n->demo[0], n->demo[1]);
 	kit_demo_set(d, pass ? KIT_PASS : KIT_FAIL,
 		     "%s gave %llu values from %lld, sum %lld in the kernel (expected %lld values from %lld, sum %lld)",
 		     title, (unsigned long long)r.count, (long long)r.values[0], (long long)r.sum,

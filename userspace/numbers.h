@@ -5,7 +5,6 @@
 
 #include "iter.h"
 
-/* Their entries of the iterator table. */
 extern const struct kit_iter kit_iter_num, kit_iter_seq;
 
 #endif

@@ -30,11 +30,6 @@
 #define CAP_BPF 39
 #endif
 
-const char *kit_progs_id(void)
-{
-	return KIT_PROGS_ID;
-}
-
 const char *kit_pin_dir(void)
 {
 	return KIT_PIN_ROOT "/" KIT_PROGS_ID;
@@ -122,19 +117,13 @@ static const char *kit_missing_caps(void)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
+	unsigned long inside = 0, outside = 0, count = 0;
 	bool admin, bpf, perfmon;
 
-	FILE *f = fopen("/proc/self/uid_map", "r");
-	unsigned long inside = 0, outside = 0, count = 0;
-
 	/* In a user namespace of its own, no capability reaches bpf(2). */
-	if (f) {
-		if (fscanf(f, "%lu %lu %lu", &inside, &outside, &count) != 3)
-			count = 0;
-		fclose(f);
-		if (inside || outside || count != 4294967295UL)
-			return "CAP_BPF and CAP_PERFMON in the initial user namespace";
-	}
+	if (kit_scan_file("/proc/self/uid_map", "%lu %lu %lu", &inside, &outside, &count) >= 0 &&
+	    (inside || outside || count != 4294967295UL))
+		return "CAP_BPF and CAP_PERFMON in the initial user namespace";
 	if (syscall(SYS_capget, &h, d))
 		return "";
 #define KIT_HAS(cap) (d[(cap) / 32].effective & (1u << ((cap) % 32)))
@@ -230,7 +219,7 @@ int kit_prog_load(struct kit_prog *p, const struct kit_walk_prog *desc, uint32_t
 	if (kit_verbose && log)
 		fprintf(stderr, "%s", log);
 	kit_phase("load");
-	kit_stats_load();
+	kit_counters.loads++;
 	if (err)
 		return kit_load_error(desc, err, log);
 	kit_prog_count_maps(p);
@@ -339,7 +328,7 @@ static int kit_prog_run(struct kit_prog *p, void (*set_inputs)(void *bss, const 
 		goto out;
 	}
 	kit_phase("walk");
-	kit_stats_walk();
+	kit_counters.walks++;
 	if (p->resident)
 		memcpy(p->out, p->bss, sk->bss_size);
 	for (i = 0; i < KIT_MAX_RECORD_MAPS && sk->map_names[i]; i++) {
@@ -402,7 +391,7 @@ int kit_prog_walk(struct kit_prog *p, const struct kit_walk_prog *desc,
 		got = desc->produced(p->out, 0);
 		room = p->rec[0].room;
 		if (!desc->skel.map_names[0] || got <= room) {
-			kit_stats_records(got);
+			kit_counters.records += got;
 			return 0;
 		}
 		if (try == KIT_WALK_TRIES)
@@ -449,6 +438,8 @@ int kit_walk_run(const struct kit_walk_cmd *w)
 	long long k;
 	int rc = 0;
 
+	if (kit_require_module())
+		return 1;
 	kit_prog_init(&p);
 	kit_phase("start");
 	/* NDJSON: a stream of documents that line-oriented readers (jq -c, ...) take one by one */

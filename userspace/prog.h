@@ -143,10 +143,7 @@ struct kit_skel {
 #define KIT_SKEL_MAP(i, map, rec)						\
 	.map_names[i] = #map, .rec_size[i] = sizeof(rec)
 
-/*
- * A walk program, as its iterator's entry describes it: what loading,
- * pinning and running it needs.
- */
+/* A walk program: what loading, pinning and running it needs. */
 struct kit_walk_prog {
 	const char *name;		/* the iterator's: bpf_iter_<name>_new */
 	const char *mainline;		/* the mainline kernel its kfuncs need */
@@ -194,10 +191,9 @@ void kit_prog_close(struct kit_prog *p);
  * One walk: sets the inputs (set_inputs(p->bss, in)), runs the program,
  * and leaves its outputs in p->out and the records in p->rec[].mem. When
  * it found more records than room, it loads again with room to spare and
- * walks again (a few tries). A resident program is locked for this walk
- * only, from the inputs to the copy of its outputs, which is taken before
- * the lock is dropped: concurrent walks never see each other's. Opens p if
- * it is not. 0, or 1 after printing why not.
+ * walks again (a few tries). A resident program is locked for the run alone:
+ * concurrent walks never see each other's. Opens p if it is not. 0, or 1
+ * after printing why not.
  */
 int kit_prog_walk(struct kit_prog *p, const struct kit_walk_prog *desc,
 		  void (*set_inputs)(void *bss, const void *in), const void *in);
@@ -205,17 +201,15 @@ int kit_prog_walk(struct kit_prog *p, const struct kit_walk_prog *desc,
 /* Room for n records and some more for what starts meanwhile. */
 uint32_t kit_room_for(uint64_t n);
 
-/*
- * The last lines of a verifier's log, the ones an error shows (its
- * trailing newlines are cut off in log itself).
- */
+/* The last lines of a verifier's log, for an error (its trailing newlines are cut off). */
 const char *kit_log_tail(char *log);
 
 /*
  * The walk commands (tasks, cgroups): `repeat` walks, `interval` seconds
  * apart, each walk's output written before the wait; show() formats one
  * walk (0, or 1 after printing an error, which stops the command). With
- * --repeat and --json the documents are NDJSON: one line each.
+ * --repeat and --json the documents are NDJSON: one line each. First
+ * checks the module (kit_require_module()).
  */
 struct kit_walk_cmd {
 	const struct kit_walk_prog *desc;
@@ -246,7 +240,5 @@ int kit_walk_args_next(struct kit_args *a, struct kit_walk_cmd *w, bool *host);
 
 /* The pin directory of this build's programs (KIT_PIN_ROOT/<build id>). */
 const char *kit_pin_dir(void);
-/* The build id of this loader's programs. */
-const char *kit_progs_id(void);
 
 #endif

@@ -1,24 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iterkit load / iterkit unload: keeps the walk programs loaded, pinned in
- * the BPF filesystem, so that a walk costs a few syscalls instead of a
- * verification. While they are pinned, the kernel holds the module
- * (rmmod says it is in use): `iterkit unload` lets it go, and waits until
- * the kernel has freed the programs.
- *
- * Locks: load and unload hold KIT_PIN_ROOT's lock against each other; a
- * walk holds its program directory's lock for the walk alone (walk.c).
+ * iterkit load / unload: the walk programs pinned in the BPF filesystem, so
+ * that a walk costs a few syscalls instead of a verification. Load and
+ * unload hold KIT_PIN_ROOT's lock against each other; a walk holds its
+ * program directory's lock for the walk alone (prog.c).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <bpf/bpf.h>
@@ -39,7 +32,7 @@ int kit_resident_list(struct kit_resident *res, int max)
 {
 	struct dirent *de, *pe;
 	DIR *d = opendir(KIT_PIN_ROOT), *pd;
-	int n = 0, i;
+	int n = 0;
 
 	if (!d)
 		return 0;
@@ -50,7 +43,7 @@ int kit_resident_list(struct kit_resident *res, int max)
 			continue;
 		memset(r, 0, sizeof(*r));
 		snprintf(r->dir, sizeof(r->dir), "%s/%s", KIT_PIN_ROOT, de->d_name);
-		r->this_build = !strcmp(de->d_name, kit_progs_id());
+		r->this_build = !strcmp(r->dir, kit_pin_dir());
 		pd = opendir(r->dir);
 		while (pd && (pe = readdir(pd)) && r->nprogs < KIT_MAX_RESIDENT_PROGS)
 			if (pe->d_name[0] != '.' && pe->d_type == DT_DIR)
@@ -61,8 +54,7 @@ int kit_resident_list(struct kit_resident *res, int max)
 		if (r->this_build && n) {
 			struct kit_resident t = *r;
 
-			for (i = n; i > 0; i--)
-				res[i] = res[i - 1];
+			memmove(res + 1, res, n * sizeof(*res));
 			res[0] = t;
 		}
 		n++;
@@ -284,26 +276,12 @@ fail:
 	return kit_interrupted ? 128 + kit_interrupted : 1;
 }
 
-static long long kit_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* The module's reference count, -1 when it is not loaded. */
 static long kit_module_refcnt(void)
 {
-	FILE *f = fopen("/sys/module/iterkit/refcnt", "r");
-	long n = -1;
+	long n;
 
-	if (f) {
-		if (fscanf(f, "%ld", &n) != 1)
-			n = -1;
-		fclose(f);
-	}
-	return n;
+	return kit_scan_file("/sys/module/iterkit/refcnt", "%ld", &n) == 1 ? n : -1;
 }
 
 /*
@@ -318,7 +296,7 @@ static long kit_module_refcnt(void)
  */
 static long kit_wait_module_free(long before, int progs)
 {
-	long long now = kit_now_ms(), deadline = now + KIT_UNLOAD_WAIT_MS, settled = -1;
+	double now = kit_now_ms(), deadline = now + KIT_UNLOAD_WAIT_MS, settled = -1;
 	long n = kit_module_refcnt(), last = -1;
 
 	while (n > 0 && now < deadline) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* iterkit status: is the module loaded, with BTF, and which iterators does it carry? */
 #define _GNU_SOURCE	/* memmem */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,26 +8,9 @@
 #include <sys/utsname.h>
 #include "cli.h"
 #include "module.h"
-#include "prog.h"
 #include "iter.h"
 #include "resident.h"
 #include "status.h"
-
-static const char *const kit_ops[] = { "new", "next", "destroy" };
-
-/* Which of an iterator's three kfuncs the module's BTF describes (bit per op). */
-static unsigned int iter_kfuncs(const struct kit_iter *it)
-{
-	unsigned int mask = 0, i;
-	char name[64];
-
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "bpf_iter_%s_%s", it->prog.name, kit_ops[i]);
-		if (kit_module_has_func(name))
-			mask |= 1u << i;
-	}
-	return mask;
-}
 
 /* The whole of a small file (at most max bytes), or NULL; *len is its size. */
 static char *read_small(const char *path, size_t max, size_t *len)
@@ -153,10 +135,8 @@ out:
 	free(lockdown);
 }
 
-static void status_json(const struct utsname *u, const struct kit_iter *const *its,
-			const unsigned int *masks,
-			const struct kit_resident *res, int nres, bool usable,
-			const char *hint)
+static void status_json(const struct utsname *u, const unsigned int *masks,
+			const struct kit_resident *res, int nres, bool usable, const char *hint)
 {
 	const char *version = kit_module_version();
 	struct kit_json j;
@@ -180,20 +160,20 @@ static void status_json(const struct utsname *u, const struct kit_iter *const *i
 	kit_json_kstr(&j, "loader_version", ITERKIT_VERSION);
 	kit_json_key(&j, "iterators");
 	kit_json_array(&j);
-	for (i = 0; its[i]; i++) {
+	for (i = 0; kit_iters[i]; i++) {
 		char name[64];
 
 		kit_json_object(&j);
-		kit_json_kstr(&j, "name", its[i]->prog.name);
-		kit_json_kstr(&j, "needs_kernel", its[i]->prog.mainline);
-		kit_json_kstr(&j, "needs_kernel_func", its[i]->feature);
-		kit_json_kbool(&j, "available", masks[i] == 7);
+		kit_json_kstr(&j, "name", kit_iters[i]->prog.name);
+		kit_json_kstr(&j, "needs_kernel", kit_iters[i]->prog.mainline);
+		kit_json_kstr(&j, "needs_kernel_func", kit_iters[i]->feature);
+		kit_json_kbool(&j, "available", masks[i] == KIT_ITER_KFUNCS);
 		kit_json_key(&j, "kfuncs");
 		kit_json_array(&j);
 		for (k = 0; k < 3; k++) {
 			if (!(masks[i] & (1u << k)))
 				continue;
-			snprintf(name, sizeof(name), "bpf_iter_%s_%s", its[i]->prog.name, kit_ops[k]);
+			kit_iter_kfunc(name, sizeof(name), kit_iters[i]->prog.name, k);
 			kit_json_str(&j, name);
 		}
 		kit_json_array_end(&j);
@@ -219,8 +199,7 @@ static void status_json(const struct utsname *u, const struct kit_iter *const *i
 	kit_json_end(&j);
 }
 
-static void status_text(const struct utsname *u, const struct kit_iter *const *its,
-			const unsigned int *masks,
+static void status_text(const struct utsname *u, const unsigned int *masks,
 			const struct kit_resident *res, int nres, const char *hint)
 {
 	bool loaded = access("/sys/module/iterkit", F_OK) == 0;
@@ -252,24 +231,25 @@ static void status_text(const struct utsname *u, const struct kit_iter *const *i
 			       version[0] ? version : "unknown", ITERKIT_VERSION);
 	kit_out_printf(o, "module BTF:    %s\n", have_btf ? "/sys/kernel/btf/iterkit" :
 		       loaded ? "MISSING: kfuncs not registered" : "-");
-	for (i = 0; its[i]; i++) {
+	for (i = 0; kit_iters[i]; i++) {
+		const struct kit_iter *it = kit_iters[i];
 		char lacks[96];
 		const char *why;
 
-		if (masks[i] == 7)
+		if (masks[i] == KIT_ITER_KFUNCS)
 			why = "available";
 		else if (!have_btf)
 			why = "-";
-		else if (!kit_kernel_has_func(its[i]->feature)) {
+		else if (!kit_kernel_has_func(it->feature)) {
 			snprintf(lacks, sizeof(lacks), "not built: the kernel lacks KF_RCU_PROTECTED (mainline %s)",
-				 its[i]->prog.mainline);
+				 it->prog.mainline);
 			why = lacks;
 		} else {
 			why = "missing from the module's BTF";
 		}
-		kit_out_printf(o, "%-14s %s", its[i]->prog.name, why);
-		if (masks[i] == 7)
-			kit_out_printf(o, " (bpf_iter_%s_new/next/destroy)", its[i]->prog.name);
+		kit_out_printf(o, "%-14s %s", it->prog.name, why);
+		if (masks[i] == KIT_ITER_KFUNCS)
+			kit_out_printf(o, " (bpf_iter_%s_new/next/destroy)", it->prog.name);
 		kit_out_char(o, '\n');
 	}
 	if (!nres)
@@ -286,8 +266,7 @@ static void status_text(const struct utsname *u, const struct kit_iter *const *i
 static int status_run(int argc, char **argv)
 {
 	struct kit_resident res[KIT_MAX_RESIDENT];
-	const struct kit_iter *its[16] = {};
-	unsigned int masks[16] = {}, i, n = 0;
+	unsigned int masks[16] = {}, i;
 	bool have_btf, usable;
 	char hint[1024] = "";
 	struct utsname u;
@@ -299,21 +278,19 @@ static int status_run(int argc, char **argv)
 	uname(&u);
 	have_btf = access("/sys/kernel/btf/iterkit", R_OK) == 0;
 	usable = have_btf && kit_module_version_ok(kit_module_version());
-	for (i = 0; kit_iters[i]; i++)
-		its[n++] = kit_iters[i];
-	for (i = 0; its[i]; i++) {
-		masks[i] = have_btf ? iter_kfuncs(its[i]) : 0;
+	for (i = 0; kit_iters[i]; i++) {
+		masks[i] = have_btf ? kit_module_iter_kfuncs(kit_iters[i]->prog.name) : 0;
 		/* the walkers are optional (older kernels lack them), the others are not */
-		if (!its[i]->walker && masks[i] != 7)
+		if (!kit_iters[i]->walker && masks[i] != KIT_ITER_KFUNCS)
 			usable = false;
 	}
 	if (access("/sys/module/iterkit", F_OK))
 		module_hint(hint, sizeof(hint), u.release, kit_kernel_has_func("bpf_iter_num_new"));
 	nres = kit_resident_list(res, KIT_MAX_RESIDENT);
 	if (kit_json)
-		status_json(&u, its, masks, res, nres, usable, hint);
+		status_json(&u, masks, res, nres, usable, hint);
 	else
-		status_text(&u, its, masks, res, nres, hint);
+		status_text(&u, masks, res, nres, hint);
 	return kit_flush() ? 1 : usable ? 0 : 1;
 }
 

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * iterkit tasks [--pid PID] [--threads] [--tree] [--host] [--repeat N] [--interval S]:
- * processes or threads as one kit_task walk in the kernel sees them, with
- * the ids of the caller's pid namespace (--host: the initial one's).
+ * iterkit tasks: processes or threads as one kit_task walk in the kernel sees
+ * them, with the ids of the caller's pid namespace (--host: the initial one's).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "module.h"
 #include "prog.h"
 #include "iter.h"
 #include "tasks.h"
@@ -37,14 +34,10 @@ static uint64_t tasks_produced(const void *bss, int i)
 /* Threads in the system now: the fourth field of /proc/loadavg ("1/123"). */
 static uint32_t tasks_estimate(void)
 {
-	unsigned int running, total = 0;
-	FILE *f = fopen("/proc/loadavg", "r");
+	unsigned int running, total;
 
-	if (f) {
-		if (fscanf(f, "%*s %*s %*s %u/%u", &running, &total) != 2)
-			total = 0;
-		fclose(f);
-	}
+	if (kit_scan_file("/proc/loadavg", "%*s %*s %*s %u/%u", &running, &total) != 2)
+		total = 0;
 	return total ? total + 1 /* the idle task */ : 4096;
 }
 
@@ -56,21 +49,6 @@ static void tasks_set_inputs(void *bss, const void *in)
 	b->pid = i->pid;
 	b->flags = i->flags;
 	b->host = i->host;
-}
-
-static const struct kit_task_rec *tasks_recs(const struct kit_prog *p)
-{
-	return p->rec[0].mem;
-}
-
-static size_t tasks_count(const struct kit_prog *p)
-{
-	return tasks_produced(p->out, 0);
-}
-
-static char state_letter(const struct kit_task_rec *r)
-{
-	return kit_task_state(r->state, r->exit_state);
 }
 
 static size_t comm_len(const struct kit_task_rec *r)
@@ -107,7 +85,7 @@ static void print_json(struct kit_out *o, const struct kit_task_rec *v, size_t n
 		p = kit_fmt_i64(KIT_PUT(p, ",\"ppid\":"), r->ppid);
 		p = kit_fmt_u64(KIT_PUT(p, ",\"uid\":"), r->uid);
 		p = KIT_PUT(p, ",\"state\":\"");
-		*p++ = state_letter(r);
+		*p++ = kit_task_state(r->state, r->exit_state);
 		p = kit_fmt_i64(KIT_PUT(p, "\",\"threads\":"), r->nr_threads);
 		p = r->flags & PF_KTHREAD_BIT ? KIT_PUT(p, ",\"kthread\":true") : KIT_PUT(p, ",\"kthread\":false");
 		p = kit_json_put_str(KIT_PUT(p, ",\"comm\":"), r->comm, comm_len(r));
@@ -135,7 +113,7 @@ static void print_table(struct kit_out *o, const struct kit_task_rec *v, size_t 
 		kit_out_i64(o, r->ppid, 8);
 		kit_out_i64(o, r->uid, 7);
 		kit_out_char(o, ' ');
-		kit_out_char(o, state_letter(r));
+		kit_out_char(o, kit_task_state(r->state, r->exit_state));
 		kit_out_i64(o, r->nr_threads, 5);
 		kit_out_char(o, ' ');
 		if (kthread)
@@ -147,20 +125,22 @@ static void print_table(struct kit_out *o, const struct kit_task_rec *v, size_t 
 	}
 }
 
-/*
- * pstree-like: each process under its parent, children in walk order.
- * Built in O(n): a hash from tgid to record, then child lists.
- */
+/* The tree (tasks.h) in O(n): a hash from tgid to record, then child lists in walk order. */
 struct tree {
 	const struct kit_task_rec *v;
-	size_t n;
 	int32_t *first, *next, *last;	/* child lists, -1 terminated */
 	char prefix[2 * TREE_MAX_DEPTH + 2];
 };
 
-static uint32_t tree_hash(int32_t tgid, uint32_t mask)
+/* The slot of tgid in the hash: where it is, or the free one where it would go. */
+static uint32_t tree_slot(const int32_t *slot, uint32_t mask, const struct kit_task_rec *v,
+			  int32_t tgid)
 {
-	return ((uint32_t)tgid * 2654435761u) & mask;
+	uint32_t h = ((uint32_t)tgid * 2654435761u) & mask;
+
+	while (slot[h] >= 0 && v[slot[h]].tgid != tgid)
+		h = (h + 1) & mask;
+	return h;
 }
 
 static void tree_print(struct kit_out *o, struct tree *t, int32_t at, size_t plen, bool last,
@@ -189,49 +169,36 @@ static void tree_print(struct kit_out *o, struct tree *t, int32_t at, size_t ple
 
 int kit_tasks_print_tree(struct kit_out *o, const struct kit_task_rec *v, size_t n)
 {
-	struct tree t = { .v = v, .n = n };
+	struct tree t = { .v = v };
 	uint32_t size = 16, mask;
-	int32_t *slot;
-	uint8_t *has_parent;
+	int32_t *slot, *parent;
 	size_t i;
 
 	while (size < 2 * n)
 		size *= 2;
 	mask = size - 1;
-	slot = malloc(size * sizeof(*slot));
-	has_parent = calloc(n ? n : 1, 1);
-	t.first = malloc((n ? n : 1) * sizeof(int32_t));
-	t.next = malloc((n ? n : 1) * sizeof(int32_t));
-	t.last = malloc((n ? n : 1) * sizeof(int32_t));
-	if (!slot || !has_parent || !t.first || !t.next || !t.last) {
-		free(slot);
-		free(has_parent);
-		free(t.first);
-		free(t.next);
-		free(t.last);
+	/* One block, all -1: the tgid hash, then each task's parent and child lists. */
+	slot = malloc((size + 4 * n) * sizeof(*slot));
+	if (!slot)
 		return kit_error("out of memory for the tree of %zu tasks", n);
-	}
-	memset(slot, 0xff, size * sizeof(*slot));
+	memset(slot, 0xff, (size + 4 * n) * sizeof(*slot));
+	parent = slot + size;
+	t.first = parent + n;
+	t.next = t.first + n;
+	t.last = t.next + n;
 	for (i = 0; i < n; i++) {
-		uint32_t h = tree_hash(v[i].tgid, mask);
+		uint32_t h = tree_slot(slot, mask, v, v[i].tgid);
 
-		while (slot[h] >= 0 && v[slot[h]].tgid != v[i].tgid)
-			h = (h + 1) & mask;
 		if (slot[h] < 0)
 			slot[h] = i;
-		t.first[i] = t.next[i] = t.last[i] = -1;
 	}
 	/* Each task under its parent; pid 0, and tasks whose parent was not walked, are roots. */
 	for (i = 0; i < n; i++) {
-		uint32_t h = tree_hash(v[i].ppid, mask);
-		int32_t p;
+		int32_t p = slot[tree_slot(slot, mask, v, v[i].ppid)];
 
-		while (slot[h] >= 0 && v[slot[h]].tgid != v[i].ppid)
-			h = (h + 1) & mask;
-		p = slot[h];
 		if (!v[i].tgid || p < 0 || (size_t)p == i)
 			continue;
-		has_parent[i] = 1;
+		parent[i] = p;
 		if (t.last[p] < 0)
 			t.first[p] = i;
 		else
@@ -239,13 +206,9 @@ int kit_tasks_print_tree(struct kit_out *o, const struct kit_task_rec *v, size_t
 		t.last[p] = i;
 	}
 	for (i = 0; i < n; i++)
-		if (!has_parent[i])
+		if (parent[i] < 0)
 			tree_print(o, &t, i, 0, true, 0);
 	free(slot);
-	free(has_parent);
-	free(t.first);
-	free(t.next);
-	free(t.last);
 	return 0;
 }
 
@@ -262,6 +225,7 @@ static const struct option tasks_opts[] = {
 static int tasks_show(struct kit_prog *p, const void *in, void *ctx)
 {
 	const struct kit_task_bpf__bss *b = p->out;
+	const struct kit_task_rec *v = p->rec[0].mem;
 	const struct tasks_in *i = in;
 
 	if (b->ret == -ESRCH)
@@ -270,11 +234,11 @@ static int tasks_show(struct kit_prog *p, const void *in, void *ctx)
 	if (b->ret)
 		return kit_error("bpf_iter_kit_task_new() failed: %s", strerror(-b->ret));
 	if (kit_json)
-		print_json(&kit_stdout, tasks_recs(p), tasks_count(p));
+		print_json(&kit_stdout, v, b->count);
 	else if (i->tree)
-		return kit_tasks_print_tree(&kit_stdout, tasks_recs(p), tasks_count(p));
+		return kit_tasks_print_tree(&kit_stdout, v, b->count);
 	else
-		print_table(&kit_stdout, tasks_recs(p), tasks_count(p));
+		print_table(&kit_stdout, v, b->count);
 	return 0;
 }
 
@@ -316,29 +280,15 @@ static int tasks_run(int argc, char **argv)
 	in.pid = pid;
 	in.flags = pid ? KIT_TASK_PROC_THREADS : threads ? KIT_TASK_ALL_THREADS : KIT_TASK_ALL_PROCS;
 	in.host = host;
-	if (kit_require_module())
-		return 1;
 	return kit_walk_run(&w);
-}
-
-/* Reads /proc/self/comm (independent of BPF) into out. */
-static void proc_self_comm(char *out, size_t len)
-{
-	FILE *f = fopen("/proc/self/comm", "r");
-
-	out[0] = '\0';
-	if (f) {
-		if (fgets(out, len, f))
-			out[strcspn(out, "\n")] = '\0';
-		fclose(f);
-	}
 }
 
 static void tasks_demo(struct kit_demo *d)
 {
 	struct tasks_in in = { 0, KIT_TASK_ALL_PROCS, 0, false };
 	const struct kit_task_rec *self = NULL, *v;
-	char comm[32], kcomm[17] = "";
+	const struct kit_task_bpf__bss *b;
+	char comm[32] = "", kcomm[17] = "";
 	struct kit_prog p;
 	size_t i, n;
 	bool pass;
@@ -349,17 +299,18 @@ static void tasks_demo(struct kit_demo *d)
 		d->verdict = KIT_FAIL;
 		return;
 	}
-	v = tasks_recs(&p);
-	n = tasks_count(&p);
+	b = p.out;
+	v = p.rec[0].mem;
+	n = b->count;
 	for (i = 0; i < n; i++)
 		if (v[i].tgid == getpid())
 			self = &v[i];
-	proc_self_comm(comm, sizeof(comm));
+	/* independent of BPF */
+	kit_scan_file("/proc/self/comm", "%31[^\n]", comm);
 	if (self)
 		memcpy(kcomm, self->comm, comm_len(self));
 	/* In the initial pid namespace the idle task comes first, as pid 0. */
-	pass = !((const struct kit_task_bpf__bss *)p.out)->ret && n > 2 && self &&
-	       (((const struct kit_task_bpf__bss *)p.out)->ns_level || v[0].tgid == 0) &&
+	pass = !b->ret && n > 2 && self && (b->ns_level || v[0].tgid == 0) &&
 	       self->ppid == getppid() && !strcmp(kcomm, comm);
 	kit_demo_set(d, pass ? KIT_PASS : KIT_FAIL,
 		     "walked %zu processes from pid %d; found itself as pid %d ppid %d comm '%s' (getpid %d, getppid %d, /proc/self/comm '%s')",

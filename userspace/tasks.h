@@ -9,7 +9,6 @@
 #include "kit_task_record.h"
 #include "iter.h"
 
-/* Its entry of the iterator table. */
 extern const struct kit_iter kit_iter_tasks;
 
 /*
