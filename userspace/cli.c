@@ -224,12 +224,14 @@ void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char
 	kit_cmd_name = cmd->name;
 	a->argc = argc;
 	a->argv = argv;
+	snprintf(a->see, sizeof(a->see), "see iterkit %s%s--help", cmd->name ?: "",
+		 cmd->name ? " " : "");
 	for (i = 0; i < KIT_NCOMMON; i++)
 		a->longopts[n++] = kit_common_opts[i];
 	for (i = 0; cmd->opts && cmd->opts[i].name && n < max; i++)
 		a->longopts[n++] = cmd->opts[i];
 	/* getopt would read "-3" as option 3: it sees past the sign, kit_unmask() gives it back. */
-	for (k = 1; k < argc && strcmp(argv[k], "--"); k++) {
+	for (k = 1; cmd->name && k < argc && strcmp(argv[k], "--"); k++) {
 		if (!kit_is_negative_number(argv[k]))
 			continue;
 		if (a->nmasked == KIT_MAX_MASKED) {
@@ -257,9 +259,9 @@ static int kit_args_rest(struct kit_args *a)
 {
 	int k;
 
-	for (k = optind; k < a->argc; k++) {
+	for (k = optind; a->cmd->name && k < a->argc; k++) {
 		if (a->npos == KIT_MAX_POS) {
-			kit_usage_error("too many arguments (see iterkit %s --help)", a->cmd->name);
+			kit_usage_error("too many arguments (%s)", a->see);
 			return KIT_ARGS_BAD;
 		}
 		a->pos[a->npos++] = kit_unmask(a, a->argv[k]);
@@ -298,11 +300,12 @@ int kit_args_next(struct kit_args *a)
 		return KIT_ARGS_END;
 	if (a->overflow) {
 		a->done = true;
-		kit_usage_error("too many arguments (see iterkit %s --help)", a->cmd->name);
+		kit_usage_error("too many arguments (%s)", a->see);
 		return KIT_ARGS_BAD;
 	}
 	for (;;) {
-		c = getopt_long(a->argc, a->argv, ":hv", a->longopts, NULL);
+		/* The command line before the command stops at it ("+"). */
+		c = getopt_long(a->argc, a->argv, a->cmd->name ? ":hv" : "+:hv", a->longopts, NULL);
 		a->arg = kit_unmask(a, optarg);
 		switch (c) {
 		case -1:
@@ -326,20 +329,20 @@ int kit_args_next(struct kit_args *a)
 			continue;
 		case 'h':
 		case KIT_OPT_HELP:
-			kit_cmd_help(a->cmd);
+			if (a->cmd->name)
+				kit_cmd_help(a->cmd);
 			return KIT_ARGS_HELP;
 		case ':':
-			kit_usage_error("%s needs a value (see iterkit %s --help)",
-					kit_opt_name(a, optopt), a->cmd->name);
+			kit_usage_error("%s needs a value (%s)", kit_opt_name(a, optopt), a->see);
 			return KIT_ARGS_BAD;
 		case '?':
 			/* optopt: the short option, a long option given a value, or 0 (unknown) */
 			if (optopt >= 0x100)
-				kit_usage_error("%s takes no value (see iterkit %s --help)",
-						kit_opt_name(a, optopt), a->cmd->name);
+				kit_usage_error("%s takes no value (%s)", kit_opt_name(a, optopt),
+						a->see);
 			else
-				kit_usage_error("unknown option '%s' (see iterkit %s --help)",
-						kit_opt_name(a, optopt), a->cmd->name);
+				kit_usage_error("unknown option '%s' (%s)", kit_opt_name(a, optopt),
+						a->see);
 			return KIT_ARGS_BAD;
 		default:
 			return c;
@@ -488,12 +491,9 @@ static void kit_on_signal(int sig)
 
 void kit_catch_interrupts(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = kit_on_signal;
-	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: a wait (a lock) returns at once, with EINTR. */
+	struct sigaction sa = { .sa_handler = kit_on_signal };
+
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }

@@ -43,7 +43,9 @@ extern const char *kit_cmd_name;
 /*
  * A command's arguments, read with getopt_long: options anywhere, the
  * common ones handled here. A negative number ("num -3 3") is an argument,
- * not an option; "--" ends the options.
+ * not an option; "--" ends the options. A command without a name is the
+ * command line before the command: its options stop at the first argument
+ * (then at optind), and --help is left to the caller.
  */
 #define KIT_MAX_POS 8
 #define KIT_MAX_MASKED 64
@@ -59,6 +61,7 @@ struct kit_args {
 	int nmasked;
 	bool overflow;			/* more negative numbers than that: too many arguments */
 	bool done;
+	char see[48];			/* "see iterkit CMD --help", for errors */
 };
 
 enum { KIT_ARGS_END = -1, KIT_ARGS_HELP = -2, KIT_ARGS_BAD = -3 };

@@ -119,21 +119,15 @@ static int usage(void)
 	return kit_flush();
 }
 
-static const struct option kit_main_opts[] = {
-	{ "json", no_argument, NULL, KIT_OPT_JSON },
-	{ "stats", no_argument, NULL, KIT_OPT_STATS },
-	{ "verbose", no_argument, NULL, KIT_OPT_VERBOSE },
-	{ "help", no_argument, NULL, KIT_OPT_HELP },
-	{ "version", no_argument, NULL, KIT_OPT_VERSION },
-	{ "lock-timeout", required_argument, NULL, KIT_OPT_LOCK_TIMEOUT },
-	{ NULL, 0, NULL, 0 },
-};
-
 int main(int argc, char **argv)
 {
-	static const struct kit_cmd kit_cmd_main = { .name = "iterkit", .args = "", .help = "" };
+	static const struct option version_opt[] = {
+		{ "version", no_argument, NULL, KIT_OPT_VERSION }, { NULL, 0, NULL, 0 },
+	};
+	/* The options before the command. */
+	static const struct kit_cmd top = { .args = "", .help = "", .opts = version_opt };
 	const struct kit_cmd *cmd;
-	struct kit_args a = { .cmd = &kit_cmd_main, .argc = argc, .argv = argv };
+	struct kit_args a;
 	int c, i, rc;
 
 	kit_stats_begin();
@@ -146,43 +140,16 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--json"))
 			kit_json = true;
-	memcpy(a.longopts, kit_main_opts, sizeof(kit_main_opts));
-	opterr = 0;
-	/* "+": stop at the command; its own options come after it. ":": say which value is missing. */
-	while ((c = getopt_long(argc, argv, "+:hv", kit_main_opts, NULL)) != -1) {
-		switch (c) {
-		case KIT_OPT_JSON:
-			kit_json = true;
-			break;
-		case KIT_OPT_STATS:
-			kit_stats = true;
-			break;
-		case 'v':
-		case KIT_OPT_VERBOSE:
-			kit_verbose = true;
-			break;
-		case KIT_OPT_LOCK_TIMEOUT:
-			if (!kit_parse_seconds(optarg, &kit_lock_timeout))
-				return kit_usage_error("--lock-timeout needs seconds (e.g. 5 or 0.5), got '%s'",
-						       optarg);
-			break;
-		case 'h':
-		case KIT_OPT_HELP:
-			return usage();
-		case KIT_OPT_VERSION:
-			kit_out_str(&kit_stdout, "iterkit " ITERKIT_VERSION "\n");
-			return kit_flush();
-		case ':':
-			return kit_usage_error("%s needs a value (see iterkit --help)",
-					       kit_opt_name(&a, optopt));
-		default:
-			if (optopt >= 0x100)
-				return kit_usage_error("%s takes no value (see iterkit --help)",
-						       kit_opt_name(&a, optopt));
-			return kit_usage_error("unknown option '%s' (see iterkit --help)",
-					       kit_opt_name(&a, optopt));
-		}
+	kit_args_init(&a, &top, argc, argv);
+	c = kit_args_next(&a);
+	if (c == KIT_ARGS_HELP)
+		return usage();
+	if (c == KIT_OPT_VERSION) {
+		kit_out_str(&kit_stdout, "iterkit " ITERKIT_VERSION "\n");
+		return kit_flush();
 	}
+	if (c != KIT_ARGS_END)
+		return 2;
 	if (optind >= argc)
 		return kit_usage_error("no command given (see iterkit --help)");
 	cmd = kit_find_cmd(argv[optind]);

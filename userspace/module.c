@@ -4,11 +4,9 @@
  * the kernel's only by the commands that need it: parsing vmlinux BTF costs
  * more than a walk.
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include <bpf/btf.h>
 #include "cli.h"
 #include "module.h"
@@ -35,62 +33,22 @@ static struct {
 	char filename[256];
 } installed;
 
-/* Copies the value of modinfo's "KEY:" line in TEXT to BUF, or leaves BUF empty. */
-static void modinfo_field(const char *text, const char *key, char *buf, size_t size)
-{
-	size_t klen = strlen(key);
-	const char *p = text, *end;
-
-	buf[0] = '\0';
-	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (strncmp(p, key, klen) || p[klen] != ':')
-			continue;
-		p += klen + 1;
-		p += strspn(p, " \t");
-		end = p + strcspn(p, "\n");
-		snprintf(buf, size, "%.*s", (int)(end - p), p);
-		return;
-	}
-}
-
 static void read_installed(void)
 {
-	static const char *const modinfo[] = { "/usr/sbin/modinfo", "/sbin/modinfo", NULL };
-	char text[4096];
-	const char *path = NULL;
-	int fds[2], status, i;
-	ssize_t n, got = 0;
-	pid_t pid;
+	char line[512];
+	FILE *f;
 
 	if (installed.read)
 		return;
 	installed.read = true;
-	for (i = 0; modinfo[i] && !path; i++)
-		if (access(modinfo[i], X_OK) == 0)
-			path = modinfo[i];
-	if (!path || pipe(fds))
-		return;
-	pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-
-		close(fds[0]);
-		dup2(fds[1], STDOUT_FILENO);
-		if (null >= 0)
-			dup2(null, STDERR_FILENO);
-		execl(path, "modinfo", "iterkit", (char *)NULL);
-		_exit(127);
+	/* modinfo lives in /sbin, which a user's PATH may lack. */
+	f = popen("PATH=/usr/sbin:/sbin:$PATH exec modinfo iterkit 2>/dev/null", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		sscanf(line, "version: %63[^\n]", installed.version);
+		sscanf(line, "filename: %255[^\n]", installed.filename);
 	}
-	close(fds[1]);
-	while (pid > 0 && got < (ssize_t)sizeof(text) - 1 &&
-	       (n = read(fds[0], text + got, sizeof(text) - 1 - got)) > 0)
-		got += n;
-	close(fds[0]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	text[got] = '\0';
-	modinfo_field(text, "version", installed.version, sizeof(installed.version));
-	modinfo_field(text, "filename", installed.filename, sizeof(installed.filename));
+	if (f)
+		pclose(f);
 }
 
 const char *kit_module_installed_version(void)

@@ -39,47 +39,37 @@ struct nums {
 	int demo_step;
 };
 
-static void num_set_inputs(void *bss, const void *in)
-{
-	struct kit_num_bpf__bss *b = bss;
-	const long long *v = in;
+/*
+ * The skeleton name_bpf's functions: its inputs are the globals in0 and
+ * in1; both programs report the same outputs.
+ */
+#define NUMS_FNS(prefix, name, in0, in1)					\
+	static void prefix##_set_inputs(void *bss, const void *in)		\
+	{									\
+		struct name##_bpf__bss *b = bss;				\
+		const long long *v = in;					\
+										\
+		b->in0 = v[0];							\
+		b->in1 = v[1];							\
+	}									\
+	static void prefix##_read(const void *bss, struct nums_out *out)	\
+	{									\
+		const struct name##_bpf__bss *b = bss;				\
+		int i;								\
+										\
+		out->ret = b->ret;						\
+		out->count = b->count;						\
+		out->sum = (int64_t)b->sum;	/* seq's is summed modulo 2^64 */\
+		for (i = 0; i < KIT_MAX_SHOWN; i++)				\
+			out->values[i] = b->values[i];				\
+	}									\
+	static uint64_t prefix##_produced(const void *bss, int i)		\
+	{									\
+		return ((const struct name##_bpf__bss *)bss)->count;		\
+	}
 
-	b->start = v[0];
-	b->end = v[1];
-}
-
-static void num_read(const void *bss, struct nums_out *out)
-{
-	const struct kit_num_bpf__bss *b = bss;
-	int i;
-
-	out->ret = b->ret;
-	out->count = b->count;
-	out->sum = b->sum;
-	for (i = 0; i < KIT_MAX_SHOWN; i++)
-		out->values[i] = b->values[i];
-}
-
-static void seq_set_inputs(void *bss, const void *in)
-{
-	struct testmod_seq_bpf__bss *b = bss;
-	const long long *v = in;
-
-	b->value = v[0];
-	b->cnt = v[1];
-}
-
-static void seq_read(const void *bss, struct nums_out *out)
-{
-	const struct testmod_seq_bpf__bss *b = bss;
-	int i;
-
-	out->ret = b->ret;
-	out->count = b->count;
-	out->sum = (int64_t)b->sum;	/* summed modulo 2^64 */
-	for (i = 0; i < KIT_MAX_SHOWN; i++)
-		out->values[i] = b->values[i];
-}
+NUMS_FNS(num, kit_num, start, end)
+NUMS_FNS(seq, testmod_seq, value, cnt)
 
 static const struct nums nums_num = {
 	.it = &kit_iter_num,
@@ -218,16 +208,6 @@ static int num_run(int argc, char **argv) { return nums_run(&nums_num, argc, arg
 static int seq_run(int argc, char **argv) { return nums_run(&nums_seq, argc, argv); }
 static void num_demo(struct kit_demo *d) { nums_demo(&nums_num, d); }
 static void seq_demo(struct kit_demo *d) { nums_demo(&nums_seq, d); }
-
-static uint64_t num_produced(const void *bss, int i)
-{
-	return ((const struct kit_num_bpf__bss *)bss)->count;
-}
-
-static uint64_t seq_produced(const void *bss, int i)
-{
-	return ((const struct testmod_seq_bpf__bss *)bss)->count;
-}
 
 KIT_SKEL_FNS(kit_num, kit_num_walk, NULL, NULL)
 KIT_SKEL_FNS(testmod_seq, testmod_seq_walk, NULL, NULL)

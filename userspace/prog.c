@@ -144,21 +144,12 @@ static const char *kit_missing_caps(void)
 static int kit_skel_load(struct kit_prog *p, const struct kit_walk_prog *desc, uint32_t room,
 			 char *log)
 {
-	struct kit_skel_parts parts;
 	int err, i;
 
-	err = desc->skel.load(&parts, room, log, KIT_LOG_SIZE);
-	if (err)
-		return err;
-	p->skel = parts.skel;
-	p->prog_fd = parts.prog_fd;
-	p->bss_fd = parts.bss_fd;
-	p->bss = p->out = parts.bss;
-	for (i = 0; i < KIT_MAX_RECORD_MAPS && desc->skel.map_names[i]; i++) {
-		p->rec[i].fd = parts.map_fds[i];
+	err = desc->skel.load(p, room, log, KIT_LOG_SIZE);
+	for (i = 0; !err && i < KIT_MAX_RECORD_MAPS && desc->skel.map_names[i]; i++)
 		p->rec[i].room = kit_map_room(p->rec[i].fd);
-	}
-	return 0;
+	return err;
 }
 
 const char *kit_log_tail(char *log)

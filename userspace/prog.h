@@ -34,14 +34,7 @@
 #define KIT_SKEL_H(name) KIT_XSTRING(name.lskel.h)
 #endif
 
-/* What a loaded skeleton gives the loader. */
-struct kit_skel_parts {
-	void *skel;			/* the skeleton, for its destroy() */
-	int prog_fd;
-	int bss_fd;
-	void *bss;			/* its .bss, mapped */
-	int map_fds[KIT_MAX_RECORD_MAPS];	/* the record arrays */
-};
+struct kit_prog;
 
 /*
  * A walk program's skeleton (bpf/<name>.bpf.c), reached through functions
@@ -51,9 +44,10 @@ struct kit_skel_parts {
 struct kit_skel {
 	/*
 	 * Opens the skeleton, gives its first record array room entries and
-	 * loads it, the verifier's log in log if not NULL: 0 or -errno.
+	 * loads it into p (its skel, fds, bss and record fds), the verifier's
+	 * log in log if not NULL: 0 or -errno.
 	 */
-	int (*load)(struct kit_skel_parts *parts, uint32_t room, char *log, uint32_t log_size);
+	int (*load)(struct kit_prog *p, uint32_t room, char *log, uint32_t log_size);
 	void (*destroy)(void *skel);
 	const char *map_names[KIT_MAX_RECORD_MAPS];	/* the record arrays' (NULL: none) */
 	size_t rec_size[KIT_MAX_RECORD_MAPS];
@@ -100,7 +94,7 @@ struct kit_skel {
  * NULL; rec0 gets room entries.
  */
 #define KIT_SKEL_FNS(name, progname, rec0, rec1)				\
-	static int name##_skel_load(struct kit_skel_parts *parts, uint32_t room,\
+	static int name##_skel_load(struct kit_prog *p, uint32_t room,	\
 				    char *log, uint32_t log_size)		\
 	{									\
 		struct name##_bpf *skel = name##_bpf__open();			\
@@ -119,12 +113,12 @@ struct kit_skel {
 			name##_bpf__destroy(skel);				\
 			return err < 0 ? err : -err;				\
 		}								\
-		parts->skel = skel;						\
-		parts->prog_fd = KIT_SKEL_PROG_FD(skel, progname);		\
-		parts->bss_fd = KIT_SKEL_BSS_FD(skel);				\
-		parts->bss = skel->bss;						\
+		p->skel = skel;							\
+		p->prog_fd = KIT_SKEL_PROG_FD(skel, progname);			\
+		p->bss_fd = KIT_SKEL_BSS_FD(skel);				\
+		p->bss = p->out = skel->bss;					\
 		for (i = 0; i < KIT_MAX_RECORD_MAPS; i++)			\
-			parts->map_fds[i] = recs[i] ? KIT_SKEL_MAP_FD(recs[i]) : -1;\
+			p->rec[i].fd = recs[i] ? KIT_SKEL_MAP_FD(recs[i]) : -1;	\
 		return 0;							\
 	}									\
 	static void name##_skel_destroy(void *skel)				\

@@ -5,9 +5,11 @@
  * unload hold KIT_PIN_ROOT's lock against each other; a walk holds its
  * program directory's lock for the walk alone (prog.c).
  */
+#define _GNU_SOURCE	/* nftw */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,43 +65,33 @@ int kit_resident_list(struct kit_resident *res, int max)
 	return n;
 }
 
-/* Removes name (under parent) and everything below it; counts the programs ("prog" pins). */
-static int kit_remove_tree(int parent, const char *name, int *progs)
-{
-	struct dirent *de;
-	int fd, err = 0;
-	DIR *d;
+/* The programs kit_remove_one() removed ("prog" pins): nftw() passes its callback no data. */
+static int kit_removed_progs;
 
-	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+static int kit_remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	if (type != FTW_DP && !strcmp(path + ftw->base, "prog"))
+		kit_removed_progs++;
+	return remove(path) ? errno : 0;
+}
+
+/* Removes path and everything below it, counting the programs in *progs: 0 or -errno. */
+static int kit_remove_tree(const char *path, int *progs)
+{
+	int err;
+
+	kit_removed_progs = 0;
+	err = nftw(path, kit_remove_one, 4, FTW_DEPTH | FTW_PHYS);
+	*progs += kit_removed_progs;
+	if (err < 0)
 		return errno == ENOENT ? 0 : -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (de->d_type == DT_DIR) {
-			err = kit_remove_tree(fd, de->d_name, progs);
-		} else {
-			if (!strcmp(de->d_name, "prog"))
-				(*progs)++;
-			err = unlinkat(fd, de->d_name, 0) ? -errno : 0;
-		}
-		if (err)
-			break;
-	}
-	closedir(d);
-	if (!err && unlinkat(parent, name, AT_REMOVEDIR))
-		err = -errno;
-	return err;
+	return -err;
 }
 
 /* Removes every entry of KIT_PIN_ROOT (root_fd) but keep; 0 or -errno. */
 static int kit_remove_entries(int root_fd, const char *keep, int *progs)
 {
+	char path[512];
 	struct dirent *de;
 	int fd = dup(root_fd), err = 0;
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
@@ -109,10 +101,13 @@ static int kit_remove_entries(int root_fd, const char *keep, int *progs)
 			close(fd);
 		return -errno;
 	}
-	while ((de = readdir(d)) && !err)
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
-		    (!keep || strcmp(de->d_name, keep)))
-			err = kit_remove_tree(root_fd, de->d_name, progs);
+	while ((de = readdir(d)) && !err) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    (keep && !strcmp(de->d_name, keep)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", KIT_PIN_ROOT, de->d_name);
+		err = kit_remove_tree(path, progs);
+	}
 	closedir(d);
 	return err;
 }
@@ -271,7 +266,7 @@ static int load_run(int argc, char **argv)
 	load_print(dir, pinned, rooms, n);
 	return kit_flush();
 fail:
-	kit_remove_tree(AT_FDCWD, tmp, &progs);
+	kit_remove_tree(tmp, &progs);
 	close(root);
 	return kit_interrupted ? 128 + kit_interrupted : 1;
 }

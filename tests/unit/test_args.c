@@ -30,6 +30,12 @@ static const struct kit_cmd test_cmd = {
 	.name = "tasks", .args = "[--pid PID]", .help = "test", .opts = test_opts,
 };
 
+/* The options before the command: a command without a name. */
+static const struct kit_cmd top_cmd = { .args = "", .help = "" };
+
+/* The command parse() reads argv for. */
+static const struct kit_cmd *parse_cmd = &test_cmd;
+
 /* What goes to stderr between capture_begin() and capture_end() (at most 64 KiB). */
 static int capture_saved, capture_fds[2];
 
@@ -78,7 +84,7 @@ static struct parsed parse(const char *const *args)
 	argv[argc] = NULL;
 	kit_json = false;
 	capture_begin();
-	kit_args_init(&a, &test_cmd, argc, argv);
+	kit_args_init(&a, parse_cmd, argc, argv);
 	while ((c = kit_args_next(&a)) >= 0) {
 		if (c == OPT_PID)
 			snprintf(r.pid, sizeof(r.pid), "%s", a.arg);
@@ -144,6 +150,34 @@ static void test_options(void)
 	UNIT_STREQ(r.err, "iterkit: tasks: --lock-timeout needs seconds (e.g. 5 or 0.5), got '0x10'\n",
 		   "--lock-timeout 0x10: refused, named");
 	kit_lock_timeout = -1;
+}
+
+static void test_top_options(void)
+{
+	struct parsed r;
+
+	parse_cmd = &top_cmd;
+	r = parse((const char *const[]){ "iterkit", "--stats", "tasks", "-3", "--bogus", NULL });
+	UNIT_OK(r.status == KIT_ARGS_END && kit_stats && !r.pos[0] && !r.err[0] && optind == 2,
+		"before the command: its options, then a stop at the command (optind %d, err '%s')",
+		optind, r.err);
+	r = parse((const char *const[]){ "iterkit", "-3", "tasks", NULL });
+	UNIT_STREQ(r.err, "iterkit: unknown option '-3' (see iterkit --help)\n",
+		   "-3 before the command: an unknown option, errors without a command's name");
+	r = parse((const char *const[]){ "iterkit", "--lock-timeout", NULL });
+	UNIT_STREQ(r.err, "iterkit: --lock-timeout needs a value (see iterkit --help)\n",
+		   "--lock-timeout without a value, before the command");
+	r = parse((const char *const[]){ "iterkit", "--json=1", "tasks", NULL });
+	UNIT_STREQ(r.err, "iterkit: --json takes no value (see iterkit --help)\n",
+		   "--json=1 before the command");
+	r = parse((const char *const[]){ "iterkit", "-h", "--bogus", NULL });
+	UNIT_OK(r.status == 0 && !r.err[0], "-h: left to the caller, nothing printed (err '%s')",
+		r.err);
+	r = parse((const char *const[]){ "iterkit", "--", "-3", NULL });
+	UNIT_OK(r.status == KIT_ARGS_END && !r.err[0] && optind == 2,
+		"-- before the command: the command comes next (optind %d)", optind);
+	kit_stats = false;
+	parse_cmd = &test_cmd;
 }
 
 static void test_numbers(void)
@@ -344,6 +378,7 @@ static void test_task_state(void)
 int main(void)
 {
 	test_options();
+	test_top_options();
 	test_numbers();
 	test_versions();
 	test_lock_wait();
