@@ -447,7 +447,7 @@ static int cgroups_run(int argc, char **argv)
 	if (c != KIT_ARGS_END)
 		return kit_args_exit(c);
 	if (a.npos)
-		return kit_usage_error("unexpected argument '%s' (see iterkit cgroups --help)", a.pos[0]);
+		return kit_usage_error("unexpected argument '%s' (%s)", a.pos[0], a.see);
 	if (root_arg) {
 		rc = cg_resolve_root(root_arg, &in.root_id);
 		if (rc)

@@ -151,10 +151,10 @@ int main(int argc, char **argv)
 	if (c != KIT_ARGS_END)
 		return 2;
 	if (optind >= argc)
-		return kit_usage_error("no command given (see iterkit --help)");
+		return kit_usage_error("no command given (%s)", a.see);
 	cmd = kit_find_cmd(argv[optind]);
 	if (!cmd)
-		return kit_usage_error("unknown command '%s' (see iterkit --help)", argv[optind]);
+		return kit_usage_error("unknown command '%s' (%s)", argv[optind], a.see);
 	rc = cmd->run(argc - optind, argv + optind);
 	kit_stats_print();
 	return rc;

@@ -272,7 +272,7 @@ static int tasks_run(int argc, char **argv)
 	if (c != KIT_ARGS_END)
 		return kit_args_exit(c);
 	if (a.npos)
-		return kit_usage_error("unknown argument '%s' (see iterkit tasks --help)", a.pos[0]);
+		return kit_usage_error("unknown argument '%s' (%s)", a.pos[0], a.see);
 	if (in.tree && (threads || pid))
 		return kit_usage_error("--tree shows processes; it does not combine with --threads or --pid");
 	if (in.tree && kit_json)
