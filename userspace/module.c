@@ -11,9 +11,17 @@
 #include "cli.h"
 #include "module.h"
 
-#define KIT_MODULE_BTF "/sys/kernel/btf/iterkit"
-#define KIT_MODULE_DIR "/sys/module/iterkit"
 #define KIT_MODULE_VERSION KIT_MODULE_DIR "/version"
+
+bool kit_module_loaded(void)
+{
+	return access(KIT_MODULE_DIR, F_OK) == 0;
+}
+
+bool kit_module_has_btf(void)
+{
+	return access(KIT_MODULE_BTF, R_OK) == 0;
+}
 
 const char *kit_module_version(void)
 {
@@ -85,14 +93,14 @@ int kit_require_module(void)
 {
 	const char *v;
 
-	if (access(KIT_MODULE_DIR, F_OK))
+	if (!kit_module_loaded())
 		return kit_error("the iterkit module is not loaded (no " KIT_MODULE_DIR "); load it with: modprobe iterkit");
 	v = kit_module_version();
 	if (!kit_module_version_ok(v))
 		return kit_error("the iterkit module is version %s, which this iterkit (%s) does not speak; install the module and the loader of one release",
 				 v[0] ? v : "unknown (it has no version)", ITERKIT_VERSION);
-	if (access(KIT_MODULE_BTF, R_OK))
-		return kit_error("the iterkit module is loaded but has no BTF (/sys/kernel/btf/iterkit), so its kfuncs are not registered; rebuild it against headers that ship vmlinux");
+	if (!kit_module_has_btf())
+		return kit_error("the iterkit module is loaded but has no BTF (" KIT_MODULE_BTF "), so its kfuncs are not registered; rebuild it against headers that ship vmlinux");
 	return 0;
 }
 

@@ -9,6 +9,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define KIT_MODULE_DIR "/sys/module/iterkit"
+#define KIT_MODULE_BTF "/sys/kernel/btf/iterkit"
+
+/* Whether the module is loaded (KIT_MODULE_DIR), and with its BTF (KIT_MODULE_BTF). */
+bool kit_module_loaded(void);
+bool kit_module_has_btf(void);
+
 /*
  * Checks that the module is loaded, with its BTF, and of a version this
  * loader speaks; prints one line if not (exit status 1).

@@ -276,7 +276,7 @@ static long kit_module_refcnt(void)
 {
 	long n;
 
-	return kit_scan_file("/sys/module/iterkit/refcnt", "%ld", &n) == 1 ? n : -1;
+	return kit_scan_file(KIT_MODULE_DIR "/refcnt", "%ld", &n) == 1 ? n : -1;
 }
 
 /*

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/utsname.h>
 #include "cli.h"
 #include "module.h"
@@ -149,10 +148,10 @@ static void status_json(const struct utsname *u, const unsigned int *masks,
 	kit_json_kbool(&j, "kernel_supported", kit_kernel_has_func("bpf_iter_num_new"));
 	kit_json_kstr(&j, "minimum_kernel", kit_iters_oldest_kernel());
 	kit_json_kbool(&j, "kernel_walkers", kit_kernel_has_func("bpf_iter_task_new"));
-	kit_json_kbool(&j, "module_loaded", access("/sys/module/iterkit", F_OK) == 0);
+	kit_json_kbool(&j, "module_loaded", kit_module_loaded());
 	if (hint[0])
 		kit_json_kstr(&j, "module_hint", hint);
-	kit_json_kbool(&j, "module_btf", access("/sys/kernel/btf/iterkit", R_OK) == 0);
+	kit_json_kbool(&j, "module_btf", kit_module_has_btf());
 	kit_json_kstr(&j, "module_version", version);
 	kit_json_kbool(&j, "module_version_supported", kit_module_version_ok(version));
 	kit_json_kstr(&j, "module_installed_version", kit_module_installed_version());
@@ -202,8 +201,7 @@ static void status_json(const struct utsname *u, const unsigned int *masks,
 static void status_text(const struct utsname *u, const unsigned int *masks,
 			const struct kit_resident *res, int nres, const char *hint)
 {
-	bool loaded = access("/sys/module/iterkit", F_OK) == 0;
-	bool have_btf = access("/sys/kernel/btf/iterkit", R_OK) == 0;
+	bool loaded = kit_module_loaded(), have_btf = kit_module_has_btf();
 	const char *version = kit_module_version();
 	const char *installed = loaded ? kit_module_installed_version() : "";
 	int stale = installed[0] && version[0] ? kit_version_cmp(version, installed) : 0;
@@ -229,7 +227,7 @@ static void status_text(const struct utsname *u, const unsigned int *masks,
 	else
 		kit_out_printf(o, "module:        loaded, version %s: NOT one this iterkit (%s) speaks\n",
 			       version[0] ? version : "unknown", ITERKIT_VERSION);
-	kit_out_printf(o, "module BTF:    %s\n", have_btf ? "/sys/kernel/btf/iterkit" :
+	kit_out_printf(o, "module BTF:    %s\n", have_btf ? KIT_MODULE_BTF :
 		       loaded ? "MISSING: kfuncs not registered" : "-");
 	for (i = 0; kit_iters[i]; i++) {
 		const struct kit_iter *it = kit_iters[i];
@@ -276,7 +274,7 @@ static int status_run(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	uname(&u);
-	have_btf = access("/sys/kernel/btf/iterkit", R_OK) == 0;
+	have_btf = kit_module_has_btf();
 	usable = have_btf && kit_module_version_ok(kit_module_version());
 	for (i = 0; kit_iters[i]; i++) {
 		masks[i] = have_btf ? kit_module_iter_kfuncs(kit_iters[i]->prog.name) : 0;
@@ -284,7 +282,7 @@ static int status_run(int argc, char **argv)
 		if (!kit_iters[i]->walker && masks[i] != KIT_ITER_KFUNCS)
 			usable = false;
 	}
-	if (access("/sys/module/iterkit", F_OK))
+	if (!kit_module_loaded())
 		module_hint(hint, sizeof(hint), u.release, kit_kernel_has_func("bpf_iter_num_new"));
 	nres = kit_resident_list(res, KIT_MAX_RESIDENT);
 	if (kit_json)
