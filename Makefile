@@ -58,7 +58,7 @@ PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Wall -Werror \
 	-fms-extensions -Wno-microsoft-anon-tag $(PREFIX_MAP) \
 	-I$(BUILD) -Ibpf -I$(SYSROOT)/usr/include/$(MULTIARCH)
-USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace \
+USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(BUILD) -Iuserspace -Ibpf \
 	-DITERKIT_VERSION='"$(VERSION)"' $(PREFIX_MAP) $(CROSS_FLAGS)
 # Header dependencies of every C and BPF object (and of the programs built in
 # one step): a changed header rebuilds what includes it.
@@ -88,7 +88,7 @@ KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/se
 # What the -dkms packages ship in /usr/src/iterkit-<version>: the module's
 # sources and what builds them (dkms.conf is installed by the packaging).
 DKMS_FILES := VERSION Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
-	$(wildcard module/*.h) scripts/module.mk scripts/build-module.sh \
+	$(wildcard module/*.h) bpf/iterkit_defs.h scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
 .PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-mutants check-pkg check-release matrix deps deb rpm release modules-debs kmod-image check-fleet bench bench-progs flake-hunt
 .DELETE_ON_ERROR:
@@ -137,12 +137,14 @@ $(BUILD)/examples/%.c: $(EXAMPLE_DOCS) tests/verifier/example.sh
 	@mkdir -p $(@D)
 	sh tests/verifier/example.sh $* $(EXAMPLE_DOCS) > $@
 
-$(BUILD)/include/iterkit/iterkit.bpf.h: bpf/iterkit.bpf.h
+# The installed headers (iterkit-dev), as programs outside the tree see them.
+INSTALLED_HEADERS := $(patsubst bpf/%,$(BUILD)/include/iterkit/%,bpf/iterkit.bpf.h bpf/iterkit_defs.h)
+$(BUILD)/include/iterkit/%.h: bpf/%.h
 	@mkdir -p $(@D)
 	cp $< $@
 
 $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wildcard tests/verifier/*.h) \
-		$(BUILD)/vmlinux.h $(EXAMPLES) $(BUILD)/include/iterkit/iterkit.bpf.h
+		$(BUILD)/vmlinux.h $(EXAMPLES) $(INSTALLED_HEADERS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -Itests/verifier -I$(BUILD)/include -c $< -o $@
 
@@ -225,7 +227,7 @@ EXAMPLES_STAGE := CC="$(CC) $(CROSS_FLAGS)" GUEST_BPFTOOL=$(SYSROOT)/usr/sbin/bp
 endif
 examples: $(BUILD)/tests/examples/.staged
 $(BUILD)/tests/examples/.staged: $(wildcard examples/*/* tests/examples/*) \
-		$(BUILD)/include/iterkit/iterkit.bpf.h $(BUILD)/vmlinux.h
+		$(INSTALLED_HEADERS) $(BUILD)/vmlinux.h
 	rm -rf $(BUILD)/user-examples && mkdir -p $(BUILD)/user-examples
 	for e in $(USER_EXAMPLES); do \
 		cmp -s examples/$$e/Makefile examples/minimal/Makefile || \
@@ -277,8 +279,17 @@ NOWALKERS := $(BUILD)/nowalkers
 $(BUILD)/tests/iterkit-nowalkers.ko: $(DKMS_FILES)
 	@mkdir -p $(@D)
 	$(MAKE) -s install-dkms-src DKMS_SRC=$(CURDIR)/$(NOWALKERS)
-	+$(MAKE) -C $(NOWALKERS) -f scripts/module.mk KVER=$(KVER) KDIR=$(KDIR) iterkit_walkers=
+	+ITERKIT_WITHOUT=WALKERS $(MAKE) -C $(NOWALKERS) -f scripts/module.mk KVER=$(KVER) KDIR=$(KDIR)
 	cp $(NOWALKERS)/module/iterkit.ko $@
+
+# The kernel features the module under test was built with, as
+# scripts/build-module.sh decided them: the tests gate on this copy
+# (tests/kselftest/kit_features.h), never on the kernel's version.
+MODULE_FEATURES ?= build/kbuild/$(KVER)/features
+$(BUILD)/tests/features: $(MODULE_KO_DEP)
+	@mkdir -p $(@D)
+	cp $(MODULE_FEATURES) $@
+test-bins: $(BUILD)/tests/features
 
 # Programs the tests drive (not suites themselves): tests/helpers/<h>.c.
 $(BUILD)/tests/helpers/%: tests/helpers/%.c $(TEST_SKELS) $(wildcard tests/helpers/*.h tests/progs/*.h)
@@ -295,9 +306,9 @@ $(BUILD)/tests/verifier-selftest/%.bpf.o: tests/verifier-selftest/%.bpf.c bpf/it
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -Itests/verifier -c $< -o $@
 
-$(BUILD)/tests/verifier-runner: tests/verifier/runner.c
+$(BUILD)/tests/verifier-runner: tests/verifier/runner.c tests/kselftest/kit_features.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $< -o $@ $(USER_LIBS)
+	$(CC) $(USER_CFLAGS) -Itests/kselftest $< -o $@ $(USER_LIBS)
 
 # Benchmarks (make bench): BPF programs and runners from bench/, built into
 # build/tests/bench/ so that the test VM carries them; bench/run boots it.

@@ -21,29 +21,11 @@
 #define __ITERKIT_BPF_H
 
 /*
- * The iterators' flags and orders: plain C, so that the programs that load
- * BPF programs (the iterkit loader) include this header for them too.
+ * The iterators' flags, orders and caps (KIT_TASK_*, KIT_CGROUP_*, ...):
+ * plain C, shared with the module, so that programs that load BPF programs
+ * can include this header for them too.
  */
-
-/* kit_task's flags: KIT_TASK_ALL_PROCS and KIT_TASK_ALL_THREADS take pid 0,
- * KIT_TASK_PROC_THREADS the tgid of the process (in the initial pid namespace).
- */
-enum {
-	KIT_TASK_ALL_PROCS = 0,
-	KIT_TASK_ALL_THREADS = 1,
-	KIT_TASK_PROC_THREADS = 2,
-};
-
-/* kit_cgroup's orders: enum bpf_cgroup_iter_order's values (0 behaves as
- * DESCENDANTS_PRE), and KIT_CGROUP_CHILDREN.
- */
-enum {
-	KIT_CGROUP_SELF_ONLY = 1,
-	KIT_CGROUP_DESCENDANTS_PRE = 2,
-	KIT_CGROUP_DESCENDANTS_POST = 3,
-	KIT_CGROUP_ANCESTORS_UP = 4,
-	KIT_CGROUP_CHILDREN = 5,
-};
+#include "iterkit_defs.h"
 
 /* The rest is for BPF programs (clang -target bpf defines __bpf__). */
 #ifdef __bpf__
@@ -54,28 +36,29 @@ enum {
 
 /* Iterator state lives on the program's stack; only its size matters here. */
 struct bpf_iter_kit_num {
-	__u64 __opaque[1];
+	__u64 __opaque[KIT_NUM_ITER_WORDS];
 } __attribute__((aligned(8)));
 
+/* As bpf_testmod's programs declare it (KIT_TESTMOD_SEQ_ITER_WORDS words). */
 struct bpf_iter_testmod_seq {
 	__u64 :64;
 	__u64 :64;
 } __attribute__((aligned(8)));
 
 struct bpf_iter_kit_task {
-	__u64 __opaque[3];
+	__u64 __opaque[KIT_TASK_ITER_WORDS];
 } __attribute__((aligned(8)));
 
 struct bpf_iter_kit_cgroup {
-	__u64 __opaque[3];
+	__u64 __opaque[KIT_CGROUP_ITER_WORDS];
 } __attribute__((aligned(8)));
 
 struct bpf_iter_kit_cgroup_at {
-	__u64 __opaque[3];
+	__u64 __opaque[KIT_CGROUP_ITER_WORDS];
 } __attribute__((aligned(8)));
 
-/* kit_num: yields start, start + 1, ..., end - 1 (at most 8M values).
- * -EINVAL when start > end, -E2BIG when the range is longer.
+/* kit_num: yields start, start + 1, ..., end - 1 (at most KIT_NUM_MAX_RANGE
+ * values). -EINVAL when start > end, -E2BIG when the range is longer.
  */
 extern int bpf_iter_kit_num_new(struct bpf_iter_kit_num *it, int start, int end) __ksym __weak;
 extern int *bpf_iter_kit_num_next(struct bpf_iter_kit_num *it) __ksym __weak;

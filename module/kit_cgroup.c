@@ -31,33 +31,33 @@
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
 #include "iterkit_compat.h"
+#include "iterkit_defs.h"
 #include "iterkit_main.h"
 
 /*
- * Most next() calls that can return a cgroup in one walk. Cgroups created
- * during a walk are appended to their parent's children, so a walk racing
- * with fast creation could otherwise chase new siblings for ever. 2^20 (1048576) is
- * far beyond any real hierarchy (the memory controller alone caps live
- * memory cgroups at 65535) and still bounds one RCU read-side section.
+ * KIT_CGROUP_MAX_STEPS (iterkit_defs.h) is the most next() calls that can
+ * return a cgroup in one walk. Cgroups created during a walk are appended to
+ * their parent's children, so a walk racing with fast creation could
+ * otherwise chase new siblings for ever; the cap still bounds one RCU
+ * read-side section.
+ *
+ * The orders are enum bpf_cgroup_iter_order's, so that a program can pass
+ * either; CHILDREN comes after them.
  */
-#define KIT_CGROUP_MAX_STEPS (1024 * 1024)
+static_assert(KIT_CGROUP_UNSPEC == BPF_CGROUP_ITER_ORDER_UNSPEC);
+static_assert(KIT_CGROUP_SELF_ONLY == BPF_CGROUP_ITER_SELF_ONLY);
+static_assert(KIT_CGROUP_DESCENDANTS_PRE == BPF_CGROUP_ITER_DESCENDANTS_PRE);
+static_assert(KIT_CGROUP_DESCENDANTS_POST == BPF_CGROUP_ITER_DESCENDANTS_POST);
+static_assert(KIT_CGROUP_ANCESTORS_UP == BPF_CGROUP_ITER_ANCESTORS_UP);
+static_assert(KIT_CGROUP_CHILDREN > KIT_CGROUP_ANCESTORS_UP);
 
-enum kit_cgroup_order {
-	KIT_CGROUP_UNSPEC = 0,		/* BPF_CGROUP_ITER_ORDER_UNSPEC */
-	KIT_CGROUP_SELF_ONLY = 1,
-	KIT_CGROUP_DESCENDANTS_PRE = 2,
-	KIT_CGROUP_DESCENDANTS_POST = 3,
-	KIT_CGROUP_ANCESTORS_UP = 4,
-	KIT_CGROUP_CHILDREN = 5,
-};
-
-/* What BPF programs see: 24 opaque bytes on their stack, for either iterator. */
+/* What BPF programs see: opaque bytes on their stack, for either iterator. */
 struct bpf_iter_kit_cgroup {
-	__u64 __opaque[3];
+	__u64 __opaque[KIT_CGROUP_ITER_WORDS];
 } __aligned(8);
 
 struct bpf_iter_kit_cgroup_at {
-	__u64 __opaque[3];
+	__u64 __opaque[KIT_CGROUP_ITER_WORDS];
 } __aligned(8);
 
 struct kit_cgroup_state {
@@ -204,7 +204,6 @@ static __always_inline bool kit_cgroup_not_after(struct cgroup_subsys_state *css
  * bound.
  */
 #define KIT_CGROUP_LOOKUP_STEPS KIT_CGROUP_MAX_STEPS
-#define KIT_CGROUP_LOOKUP_STEPS_IRQ 4096
 
 /*
  * @id at or below @root, found without a lock or a reference: a pre-order

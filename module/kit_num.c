@@ -7,11 +7,14 @@
 #include <linux/build_bug.h>
 #include <linux/errno.h>
 #include "iterkit_compat.h"
+#include "iterkit_defs.h"
 
-/* What BPF programs see: 8 opaque bytes on their stack. */
+/* What BPF programs see: opaque bytes on their stack. */
 struct bpf_iter_kit_num {
-	__u64 __opaque[1];
+	__u64 __opaque[KIT_NUM_ITER_WORDS];
 } __aligned(8);
+
+static_assert(KIT_NUM_MAX_RANGE == BPF_MAX_LOOPS);
 
 struct kit_num_state {
 	int cur;	/* last value handed out (start - 1 before the first) */
@@ -33,7 +36,7 @@ __bpf_kfunc int bpf_iter_kit_num_new(struct bpf_iter_kit_num *it, int start, int
 	if (range < 0)
 		return -EINVAL;
 	/* The longest range bpf_iter_num allows. */
-	if (range > BPF_MAX_LOOPS)
+	if (range > KIT_NUM_MAX_RANGE)
 		return -E2BIG;
 
 	/* Wraps to INT_MAX for start == INT_MIN; next() wraps it back. */

@@ -19,28 +19,24 @@
 #include <linux/sched/signal.h>
 #include <linux/threads.h>
 #include "iterkit_compat.h"
+#include "iterkit_defs.h"
 #include "iterkit_main.h"
 
-enum {
-	KIT_TASK_ALL_PROCS = 0,
-	KIT_TASK_ALL_THREADS = 1,
-	KIT_TASK_PROC_THREADS = 2,
-};
-
 /*
- * Most tasks one walk hands out. Live tasks each own a distinct pid, so no
- * more than PID_MAX_LIMIT exist at any instant. A walk under RCU sees every
- * task that was there when it started, plus tasks forked while it runs
- * (they are appended to the lists it follows), so only a walk that keeps
- * chasing new forks can exceed this; stopping it there loses no task that
- * existed at the start, and guarantees next() returns NULL after at most
- * KIT_TASK_MAX_STEPS + 1 calls however tasks come and go.
+ * KIT_TASK_MAX_STEPS (iterkit_defs.h) is the most tasks one walk hands out.
+ * Live tasks each own a distinct pid, so no more than PID_MAX_LIMIT exist at
+ * any instant. A walk under RCU sees every task that was there when it
+ * started, plus tasks forked while it runs (they are appended to the lists
+ * it follows), so only a walk that keeps chasing new forks can exceed this;
+ * stopping it there loses no task that existed at the start, and guarantees
+ * next() returns NULL after at most KIT_TASK_MAX_STEPS + 1 calls however
+ * tasks come and go.
  */
-#define KIT_TASK_MAX_STEPS PID_MAX_LIMIT
+static_assert(KIT_TASK_MAX_STEPS == PID_MAX_LIMIT);
 
-/* What BPF programs see: 24 opaque bytes on their stack. */
+/* What BPF programs see: opaque bytes on their stack. */
 struct bpf_iter_kit_task {
-	__u64 __opaque[3];
+	__u64 __opaque[KIT_TASK_ITER_WORDS];
 } __aligned(8);
 
 struct kit_task_state {

@@ -7,6 +7,7 @@
 #include <linux/bpf.h>
 #include <linux/errno.h>
 #include "iterkit_compat.h"
+#include "iterkit_defs.h"
 
 struct bpf_iter_testmod_seq {
 	s64 value;
@@ -17,7 +18,7 @@ __bpf_kfunc_start_defs();
 
 __bpf_kfunc int bpf_iter_testmod_seq_new(struct bpf_iter_testmod_seq *it, s64 value, int cnt)
 {
-	BUILD_BUG_ON(sizeof(struct bpf_iter_testmod_seq) != 16);
+	BUILD_BUG_ON(sizeof(struct bpf_iter_testmod_seq) != KIT_TESTMOD_SEQ_ITER_WORDS * 8);
 
 	/*
 	 * As bpf_testmod: a negative count stays in the iterator, so next()

@@ -20,10 +20,24 @@
 # After the build the module's BTF must describe its kfuncs and use the
 # kernel's own task_struct and cgroup (kit-btf check).
 #
+# The kernel's features are decided here and nowhere else: `build` writes
+# them to build/kbuild/KVER/features, one ITERKIT_<FEATURE>=y line each
+# (make and sh read it alike). module/Kbuild builds what they allow; the
+# tests gate on the same file, copied next to them (Makefile, build/tests).
+#   ITERKIT_WALKERS      KF_RCU_PROTECTED and __next_thread(): kit_task,
+#                        kit_cgroup and kit_cgroup_at (mainline 6.7)
+#   ITERKIT_ITER_ARGS    plain kfuncs take a live iterator ("__iter"
+#                        arguments, btf_check_iter_arg(), 6.12): the
+#                        _capped() getters and bpf_iter_testmod_seq_value()
+#   ITERKIT_KERNEL_TASK_CSS  the kernel has bpf_iter_task and bpf_iter_css
+#                        itself (the tests compare the walkers with them)
+#
 # Everything it writes goes under build/kbuild/KVER/ next to this tree.
 # Tests only: ITERKIT_ROOTFS prefixes /boot, /lib/modules and /sys, and
 # ITERKIT_UNAME_R stands for the running kernel's release; ITERKIT_REDUP=0
-# leaves out the second dedup pass (to show what the check catches).
+# leaves out the second dedup pass (to show what the check catches);
+# ITERKIT_WITHOUT="FEATURE..." builds as if the kernel lacked those features
+# (the module of a 6.4-6.6 kernel, without the walkers: ITERKIT_WITHOUT=WALKERS).
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -155,17 +169,26 @@ prepare_tree() {
 	echo "$out/tree"
 }
 
+# Decides each feature of the list above and writes the features file;
+# prints them in one line.
 features() {
-	local src base=$1 f=()
+	local src base=$1 name f=() have=()
 	src=$(srctree)
 	has_define KF_RCU_PROTECTED "$src/include/linux/btf.h" &&
-		grep -qs '__next_thread' "$src/include/linux/sched/signal.h" &&
-		f+=("walkers (KF_RCU_PROTECTED)") || f+=("no walkers (no KF_RCU_PROTECTED)")
-	grep -qs 'btf_check_iter_arg' "$src/include/linux/btf.h" && f+=("__iter arguments")
-	"$out/kit-btf" has "$base" bpf_iter_task_new bpf_iter_css_new && f+=("kernel bpf_iter_task/css")
-	printf '%s' "${f[0]}"
-	printf ', %s' "${f[@]:1}"
-	echo
+		grep -qs '__next_thread' "$src/include/linux/sched/signal.h" && have+=(WALKERS)
+	grep -qs 'btf_check_iter_arg' "$src/include/linux/btf.h" && have+=(ITER_ARGS)
+	"$out/kit-btf" has "$base" bpf_iter_task_new bpf_iter_css_new && have+=(KERNEL_TASK_CSS)
+	{
+		echo "# Linux $kver's features for iterkit, found in its headers and BTF by scripts/build-module.sh"
+		for name in "${have[@]}"; do
+			[[ " ${ITERKIT_WITHOUT:-} " == *" $name "* ]] || echo "ITERKIT_$name=y"
+		done
+	} > "$out/features"
+	for name in WALKERS ITER_ARGS KERNEL_TASK_CSS; do
+		grep -qx "ITERKIT_$name=y" "$out/features" && f+=("$name") || f+=("no $name")
+	done
+	local IFS=,
+	echo "features: ${f[*]}" | sed 's/,/, /g'
 }
 
 reason=$(why_not)
@@ -199,7 +222,8 @@ ITERKIT_PAHOLE=$(command -v "${PAHOLE:-pahole}") ||
 export ITERKIT_PAHOLE ITERKIT_KIT_BTF=$out/kit-btf
 [ "${ITERKIT_REDUP:-1}" = 0 ] && ITERKIT_KIT_BTF=
 rm -f "$top/module/iterkit.ko"
-${MAKE:-make} -C "$tree" M="$top" PAHOLE="sh $top/scripts/pahole-redup.sh" modules || exit 1
+${MAKE:-make} -C "$tree" M="$top" PAHOLE="sh $top/scripts/pahole-redup.sh" \
+	ITERKIT_FEATURES="$out/features" modules || exit 1
 
 ko=$top/module/iterkit.ko
 if ! grep -q '[[:space:]]\.BTF[[:space:]]' <<<"$(readelf -S "$ko" 2> /dev/null)"; then

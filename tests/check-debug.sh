@@ -43,7 +43,7 @@ say "debug kernel $krel in $kdir (its first build took $((ksecs / 60)) min $((ks
 # (built for the stock kernel) stays as it is.
 rm -rf "$out/mod"
 mkdir -p "$out/mod"
-cp -r VERSION Kbuild module scripts "$out/mod/"
+make -s install-dkms-src DKMS_SRC="$out/mod" > /dev/null
 if [ -n "$plant" ]; then
 	patch -s -d "$out/mod" -p1 < "$plant" || { say "$plant does not apply"; exit 1; }
 	say "planted bug: $plant"
@@ -61,7 +61,8 @@ readelf -S "$ko" | grep -q '[[:space:]]\.BTF[[:space:]]' || { say "$ko has no BT
 # The loader (CO-RE; the tree's own build) and the tests, against the debug
 # kernel's vmlinux.
 make -s all > "$out/loader-build.log" 2>&1 || { cat "$out/loader-build.log"; exit 1; }
-if ! make -s BUILD="$out" KDIR="$kdir" MODULE_KO="$ko" test-bins \
+if ! make -s BUILD="$out" KDIR="$kdir" MODULE_KO="$ko" \
+		MODULE_FEATURES="$out/mod/build/kbuild/$krel/features" test-bins \
 		"$out/tests/iterkit-nobtf.ko" "$out/tests/iterkit-badbtf.ko" > "$out/tests-build.log" 2>&1; then
 	cat "$out/tests-build.log"
 	say "building the tests against the debug kernel failed"

@@ -41,6 +41,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "iterkit_defs.h"
 #include "../kselftest/cgroupfs.h"
 #include "../kselftest/procfs.h"
 #include "task_rec.h"
@@ -51,7 +52,6 @@
 #define MAX_IDS 1024
 #define MAX_SEQ 16384
 #define CSS_ONLINE (1 << 1)
-enum { SELF = 1, PRE = 2, POST = 3, UP = 4, CHILDREN = 5 };
 
 static int tap_n, tap_failed;
 
@@ -331,7 +331,7 @@ static void check_tasks(char names[][40], int nnames)
 		tap(!failed && !skel->bss->kit_ret && !skel->bss->ker_ret && !skel->bss->overflow &&
 		    !skel->bss->ker_extra && !diffs && skel->bss->steps > 900,
 		    "tasks: %s walk is bpf_iter_task's, step by step (%u tasks)",
-		    mode ? "ALL_THREADS" : "ALL_PROCS", skel->bss->steps);
+		    mode ? "KIT_TASK_ALL_THREADS" : "KIT_TASK_ALL_PROCS", skel->bss->steps);
 		if (diffs || skel->bss->ker_extra)
 			diag("%d steps differ, %u only in bpf_iter_task", diffs, skel->bss->ker_extra);
 	}
@@ -391,7 +391,7 @@ static void check_cgroups(void)
 	static unsigned long long fs[MAX_IDS], walk[MAX_IDS];
 	static unsigned int wflags[MAX_IDS];
 	struct kit_cgroup_walks_bpf *skel = kit_cgroup_walks_bpf__open_and_load();
-	unsigned int orders[] = { PRE, POST };
+	unsigned int orders[] = { KIT_CGROUP_DESCENDANTS_PRE, KIT_CGROUP_DESCENDANTS_POST };
 	int nfs, nwalk, i, o, online = 0, offline = 0, strays = 0, unwalked = 0;
 	int cpu = sched_getcpu() == 0 ? 1 : 0, disagree = 0, lookups = 0, wrong = 0, failed;
 	long dying;
@@ -418,7 +418,7 @@ static void check_cgroups(void)
 	/* Online cgroups are exactly cgroupfs; the offline ones are its dying ones. */
 	dying = cgroup_stat(CG, "nr_dying_descendants");
 	nfs = cgroupfs_ids(CG, fs, 0, MAX_IDS);
-	failed = cg_lookup(skel, 0, PRE, 0, 0);
+	failed = cg_lookup(skel, 0, KIT_CGROUP_DESCENDANTS_PRE, 0, 0);
 	nwalk = skel->bss->kit_n < MAX_IDS ? skel->bss->kit_n : MAX_IDS;
 	for (i = 0; i < nwalk; i++) {
 		walk[i] = skel->bss->kit_ids[i];
@@ -450,7 +450,7 @@ static void check_cgroups(void)
 		int want = wflags[i] & CSS_ONLINE ? 0 : -ENOENT, got[3], how;
 
 		for (how = 0; how < 3; how++) {
-			got[how] = cg_lookup(skel, walk[i], SELF, how, cpu);
+			got[how] = cg_lookup(skel, walk[i], KIT_CGROUP_SELF_ONLY, how, cpu);
 			lookups++;
 			if (got[how] != want || (!want && (skel->bss->kit_n != 1 ||
 							   skel->bss->kit_ids[0] != walk[i]))) {
@@ -472,7 +472,7 @@ static void check_cgroups(void)
 	for (i = 0, disagree = 0; i < nfs; i += 7) {
 		int j, diffs = 0;
 
-		cg_reset(skel, fs[i], i % 2 ? POST : UP);
+		cg_reset(skel, fs[i], i % 2 ? KIT_CGROUP_DESCENDANTS_POST : KIT_CGROUP_ANCESTORS_UP);
 		failed = run(skel->progs.diff_at, 0, 0);
 		for (j = 0; j < (int)skel->bss->kit_n && j < MAX_IDS; j++)
 			diffs += skel->bss->kit_ids[j] != skel->bss->css_ids[j];
@@ -532,7 +532,7 @@ static int check_ns(unsigned long long host_id, unsigned long long root_id)
 	}
 	tap(own && own != ns_root, "container: this process sits below its cgroup namespace's root");
 	/* Its own cgroup and ancestors, up to the namespace root and past it. */
-	a = cg_lookup(skel, own, UP, 0, 0);
+	a = cg_lookup(skel, own, KIT_CGROUP_ANCESTORS_UP, 0, 0);
 	n = skel->bss->kit_n;
 	tap(!a && n >= 3 && skel->bss->kit_ids[0] == own,
 	    "container: ANCESTORS_UP from its own cgroup by id (%d cgroups)", n);
@@ -543,20 +543,20 @@ static int check_ns(unsigned long long host_id, unsigned long long root_id)
 	tap(i < n - 1 && top == root_id,
 	    "container: ... passes its namespace root, up to the host's root (%llu, host %llu)",
 	    top, root_id);
-	b = cg_lookup(skel, own, UP, 1, 0);
+	b = cg_lookup(skel, own, KIT_CGROUP_ANCESTORS_UP, 1, 0);
 	tap(!b && (int)skel->bss->kit_n == n, "container: the same from a raw_tp (not preemptible)");
 
 	/* Ids outside the namespace are not visible from inside, either way. */
-	a = cg_lookup(skel, host_id, SELF, 0, 0);
-	b = cg_lookup(skel, host_id, SELF, 1, 0);
+	a = cg_lookup(skel, host_id, KIT_CGROUP_SELF_ONLY, 0, 0);
+	b = cg_lookup(skel, host_id, KIT_CGROUP_SELF_ONLY, 1, 0);
 	tap(a == -ENOENT && b == -ENOENT, "container: a host cgroup's id is -ENOENT (%d, %d)", a, b);
-	a = cg_lookup(skel, ns_root, PRE, 0, 0);
+	a = cg_lookup(skel, ns_root, KIT_CGROUP_DESCENDANTS_PRE, 0, 0);
 	n = skel->bss->kit_n;
-	b = cg_lookup(skel, ns_root, PRE, 1, 0);
+	b = cg_lookup(skel, ns_root, KIT_CGROUP_DESCENDANTS_PRE, 1, 0);
 	tap(!a && !b && n == (int)skel->bss->kit_n && n >= 3,
 	    "container: its namespace root by id, both ways (%d cgroups below)", n);
 	/* 0 is the global root, as documented, namespace or not. */
-	a = cg_lookup(skel, 0, SELF, 0, 0);
+	a = cg_lookup(skel, 0, KIT_CGROUP_SELF_ONLY, 0, 0);
 	tap(!a && skel->bss->kit_n == 1 && skel->bss->kit_ids[0] == root_id && root_id != ns_root,
 	    "container: id 0 is the global root, not the namespace's (%llu, host's root %llu)",
 	    (unsigned long long)skel->bss->kit_ids[0], root_id);

@@ -131,15 +131,15 @@ rc=$?
 tap_check "headers without KF_ITER_NEW: build refused, no module" sh -c "[ $rc -ne 0 ] && [ $rc -ne 99 ] && [ ! -e '$t/module/iterkit.ko' ]"
 tap_contains "the refusal says the kernel has no open-coded iterator support" "$out" \
 	"Linux $kver has no open-coded BPF iterator support"
-out=$(without KF_ITER_NEW noiter2 make -C "$kdir" M="$t" 2>&1)
-rc=$?
-tap_check "plain kbuild (make -C ... M=) refuses them too" sh -c "[ $rc -ne 0 ] && [ ! -e '$t/module/iterkit.ko' ]"
-tap_contains "kbuild's refusal names the missing support" "$out" "has no open-coded BPF iterator support"
-
 t=$(tree norcu)
 without KF_RCU_PROTECTED norcu bash "$t/scripts/build-module.sh" build "$kver" "$kdir" > "$work/norcu.log" 2>&1
 tap_check "headers without KF_RCU_PROTECTED: the walkers are left out of the build" \
 	sh -c "[ -e '$t/module/iterkit_main.o' ] && [ ! -e '$t/module/kit_task.o' ] && [ ! -e '$t/module/kit_cgroup.o' ]"
+tap_eq "... the features file says so, which is what the tests read" \
+	"$(grep -c '^ITERKIT_' "$t/build/kbuild/$kver/features")/$(grep -c '^ITERKIT_WALKERS=y' "$t/build/kbuild/$kver/features")" "2/0"
+tap_eq "the full headers: every feature in the tree's features file" \
+	"$(grep '^ITERKIT_' "build/kbuild/$kver/features" | tr '\n' ' ')" \
+	"ITERKIT_WALKERS=y ITERKIT_ITER_ARGS=y ITERKIT_KERNEL_TASK_CSS=y "
 
 # -- build/vmlinux.h follows the kernel it is built for --
 d=$work/vmlinuxh

@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "iterkit_defs.h"
 #include "harness.h"
 #include "kmsg.h"
 #include "cgroupfs.h"
@@ -43,8 +44,6 @@
 #define COUNTERS "/tmp/kit_churn.counters"
 #define MAX_MUST 16
 #define NR_SLEEPERS 4
-#define TASK_MAX_STEPS (4 * 1024 * 1024)
-#define CGROUP_MAX_STEPS (1024 * 1024)
 /*
  * Tasks the churn adds at most at one instant: the fork churner, its child
  * and the child's thread (3), the exec churner with its threads (5), the
@@ -55,8 +54,6 @@
 #define KTHREAD_SLACK 32
 
 enum { W_TASK, W_CGROUP, W_NUM, W_SEQ };
-enum { KIT_PROCS = 0, KIT_THREADS = 1, KIT_PROC_THREADS = 2 };
-enum { SELF = 1, PRE = 2, POST = 3, UP = 4, CHILDREN = 5 };
 
 struct spec {
 	const char *name;
@@ -65,16 +62,16 @@ struct spec {
 };
 
 static const struct spec specs[] = {
-	{ "kit_task procs", W_TASK, KIT_PROCS },
-	{ "kit_task threads", W_TASK, KIT_THREADS },
-	{ "kit_task exec churner's threads", W_TASK, KIT_PROC_THREADS },
+	{ "kit_task procs", W_TASK, KIT_TASK_ALL_PROCS },
+	{ "kit_task threads", W_TASK, KIT_TASK_ALL_THREADS },
+	{ "kit_task exec churner's threads", W_TASK, KIT_TASK_PROC_THREADS },
 	{ "kit_cgroup pre from the root", W_CGROUP, 0 },
-	{ "kit_cgroup pre", W_CGROUP, PRE },
-	{ "kit_cgroup post", W_CGROUP, POST },
-	{ "kit_cgroup children", W_CGROUP, CHILDREN },
-	{ "kit_cgroup children of the churned cgroup", W_CGROUP, CHILDREN },
-	{ "kit_cgroup up", W_CGROUP, UP },
-	{ "kit_cgroup self", W_CGROUP, SELF },
+	{ "kit_cgroup pre", W_CGROUP, KIT_CGROUP_DESCENDANTS_PRE },
+	{ "kit_cgroup post", W_CGROUP, KIT_CGROUP_DESCENDANTS_POST },
+	{ "kit_cgroup children", W_CGROUP, KIT_CGROUP_CHILDREN },
+	{ "kit_cgroup children of the churned cgroup", W_CGROUP, KIT_CGROUP_CHILDREN },
+	{ "kit_cgroup up", W_CGROUP, KIT_CGROUP_ANCESTORS_UP },
+	{ "kit_cgroup self", W_CGROUP, KIT_CGROUP_SELF_ONLY },
 	{ "kit_num", W_NUM, 0 },
 	{ "testmod_seq", W_SEQ, 0 },
 };
@@ -389,7 +386,7 @@ static void walker(int cpu, double secs, int fd)
 		case 0:
 		case 1:
 			bound = baseline_threads + CHURN_TASKS_MAX + KTHREAD_SLACK + clones + 2;
-			if (n > bound || n > TASK_MAX_STEPS)
+			if (n > bound || n > KIT_TASK_MAX_STEPS)
 				fail(&r, "%s: %lld tasks, bound %lld", sp->name, n, bound);
 			break;
 		case 2:
@@ -419,7 +416,7 @@ static void walker(int cpu, double secs, int fd)
 			break;
 		default:
 			/* Cgroups: every one listed at some moment of the walk, at most once. */
-			if (n > CGROUP_MAX_STEPS || (idx != 7 && n < nr_static))
+			if (n > KIT_CGROUP_MAX_STEPS || (idx != 7 && n < nr_static))
 				fail(&r, "%s: %lld cgroups", sp->name, n);
 			break;
 		}
@@ -519,7 +516,7 @@ TEST_F_TIMEOUT(churn, walkers_on_both_cpus, 3600)
 	skel = churn_bpf__open_and_load();
 	ASSERT_NE(NULL, skel);
 	skel->bss->kind = W_TASK;
-	skel->bss->flags = KIT_THREADS;
+	skel->bss->flags = KIT_TASK_ALL_THREADS;
 	ASSERT_EQ(0, run_walk(skel, -1));
 	ASSERT_EQ(0, skel->bss->ret);
 	baseline_threads = skel->bss->n;

@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "iterkit_defs.h"
 #include "harness.h"
 #include <linux/types.h>
 #include "kmsg.h"
@@ -44,9 +45,6 @@
 #define TOP CG "/kit_fuzz"
 #define TREE TOP "/tree"
 #define CHURN TOP "/churn"
-#define NUM_MAX_RANGE (8 * 1024 * 1024)
-#define TASK_MAX_STEPS (4 * 1024 * 1024)
-#define CGROUP_MAX_STEPS (1024 * 1024)
 #define NR_PARKED 4
 #define MAX_TREE 64
 
@@ -152,8 +150,8 @@ static void churner(void)
 static void num_case(struct fuzz_case *c)
 {
 	static const int starts[] = { INT_MIN, INT_MIN + 1, -1, 0, 1, INT_MAX - 1, INT_MAX };
-	static const long long deltas[] = { -1, 0, 1, 2, 7, NUM_MAX_RANGE - 1, NUM_MAX_RANGE,
-					    NUM_MAX_RANGE + 1, -NUM_MAX_RANGE, 1LL << 31 };
+	static const long long deltas[] = { -1, 0, 1, 2, 7, KIT_NUM_MAX_RANGE - 1, KIT_NUM_MAX_RANGE,
+					    KIT_NUM_MAX_RANGE + 1, -KIT_NUM_MAX_RANGE, 1LL << 31 };
 	long long start, end, range;
 
 	start = rnd_below(2) ? PICK(starts) : (int)rnd();
@@ -181,7 +179,7 @@ static void num_case(struct fuzz_case *c)
 	range = end - start;
 	if (range < 0)
 		c->want = -EINVAL;
-	else if (range > NUM_MAX_RANGE)
+	else if (range > KIT_NUM_MAX_RANGE)
 		c->want = -E2BIG;
 	else
 		c->min_n = c->max_n = range;
@@ -225,7 +223,7 @@ static void task_case(struct fuzz_case *c)
 	}
 	c->flags = flags;
 	c->min_n = 1;
-	c->max_n = TASK_MAX_STEPS;
+	c->max_n = KIT_TASK_MAX_STEPS;
 
 	switch (rnd_below(14)) {
 	case 0: pid = 0; break;
@@ -305,8 +303,8 @@ static void cgroup_case(struct fuzz_case *c)
 	c->a = id;
 	c->start_id = id ? id : w.root_id;
 	c->min_n = 1;
-	c->max_n = CGROUP_MAX_STEPS;
-	if (order == 5)
+	c->max_n = KIT_CGROUP_MAX_STEPS;
+	if (order == KIT_CGROUP_CHILDREN)
 		c->min_n = 0;
 
 	if (order > 5) {

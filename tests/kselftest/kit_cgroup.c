@@ -25,9 +25,11 @@
 /* The harness compares mixed-sign operands by design. */
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #pragma GCC diagnostic ignored "-Wclobbered"
+#include "iterkit_defs.h"
 #include "harness.h"
 #include "kmsg.h"
 #include "cgroupfs.h"
+#include "kit_features.h"
 #include "max_steps.h"
 #include "kit_cgroup_walks.skel.h"
 #include "kit_capped.skel.h"
@@ -35,10 +37,6 @@
 #define CG "/sys/fs/cgroup"
 #define TREE CG "/kit_cgroup_tree"
 #define MAX_IDS 1024
-/* The walker's documented bound on yielded cgroups per walk. */
-#define KIT_CGROUP_MAX_STEPS (1024 * 1024)
-
-enum { SELF = 1, PRE = 2, POST = 3, UP = 4, CHILDREN = 5 };
 
 /* Depth 4, fan-out 3 below TREE: TREE/c0/c1/c2/c0 and so on (121 cgroups). */
 static int build_tree(const char *dir, int depth)
@@ -159,18 +157,18 @@ static void diff_check(struct __test_metadata *_metadata, struct kit_cgroup_walk
 			       (unsigned long long)i);
 	}
 	/* The start is first (PRE, UP) or last (POST). */
-	EXPECT_EQ(id, skel->bss->kit_ids[order == POST ? n - 1 : 0]);
+	EXPECT_EQ(id, skel->bss->kit_ids[order == KIT_CGROUP_DESCENDANTS_POST ? n - 1 : 0]);
 }
 
-TEST_F(walks, diff_pre_root) { diff_check(_metadata, self->skel, CG, true, PRE, 122); }
-TEST_F(walks, diff_post_root) { diff_check(_metadata, self->skel, CG, true, POST, 122); }
-TEST_F(walks, diff_up_root) { diff_check(_metadata, self->skel, CG, true, UP, 1); }
-TEST_F(walks, diff_pre_nested) { diff_check(_metadata, self->skel, TREE "/c1", false, PRE, 40); }
-TEST_F(walks, diff_post_nested) { diff_check(_metadata, self->skel, TREE "/c1", false, POST, 40); }
-TEST_F(walks, diff_up_nested) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1", false, UP, 5); }
-TEST_F(walks, diff_pre_leaf) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1/c2", false, PRE, 1); }
-TEST_F(walks, diff_post_leaf) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1/c2", false, POST, 1); }
-TEST_F(walks, diff_up_leaf) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1/c2", false, UP, 6); }
+TEST_F(walks, diff_pre_root) { diff_check(_metadata, self->skel, CG, true, KIT_CGROUP_DESCENDANTS_PRE, 122); }
+TEST_F(walks, diff_post_root) { diff_check(_metadata, self->skel, CG, true, KIT_CGROUP_DESCENDANTS_POST, 122); }
+TEST_F(walks, diff_up_root) { diff_check(_metadata, self->skel, CG, true, KIT_CGROUP_ANCESTORS_UP, 1); }
+TEST_F(walks, diff_pre_nested) { diff_check(_metadata, self->skel, TREE "/c1", false, KIT_CGROUP_DESCENDANTS_PRE, 40); }
+TEST_F(walks, diff_post_nested) { diff_check(_metadata, self->skel, TREE "/c1", false, KIT_CGROUP_DESCENDANTS_POST, 40); }
+TEST_F(walks, diff_up_nested) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1", false, KIT_CGROUP_ANCESTORS_UP, 5); }
+TEST_F(walks, diff_pre_leaf) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1/c2", false, KIT_CGROUP_DESCENDANTS_PRE, 1); }
+TEST_F(walks, diff_post_leaf) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1/c2", false, KIT_CGROUP_DESCENDANTS_POST, 1); }
+TEST_F(walks, diff_up_leaf) { diff_check(_metadata, self->skel, TREE "/c2/c0/c1/c2", false, KIT_CGROUP_ANCESTORS_UP, 6); }
 
 /* Order 0 walks exactly like DESCENDANTS_PRE. */
 TEST_F(walks, order0_is_pre)
@@ -178,7 +176,7 @@ TEST_F(walks, order0_is_pre)
 	unsigned long long id = ino_of(TREE);
 	__u64 pre[MAX_IDS], n;
 
-	ASSERT_EQ(0, kit_walk(self->skel, id, PRE));
+	ASSERT_EQ(0, kit_walk(self->skel, id, KIT_CGROUP_DESCENDANTS_PRE));
 	n = self->skel->bss->kit_n;
 	ASSERT_EQ(121, n);
 	memcpy(pre, self->skel->bss->kit_ids, sizeof(pre));
@@ -196,7 +194,7 @@ TEST_F(walks, children_match_cgroupfs)
 	int i;
 
 	for (s = 0; s < 3; s++) {
-		ASSERT_EQ(0, kit_walk(self->skel, ino_of(starts[s]), CHILDREN));
+		ASSERT_EQ(0, kit_walk(self->skel, ino_of(starts[s]), KIT_CGROUP_CHILDREN));
 		ASSERT_EQ(3, self->skel->bss->kit_n) TH_LOG("%s", starts[s]);
 		for (i = 0; i < 3; i++) {
 			snprintf(sub, sizeof(sub), "%s/c%d", starts[s], i);
@@ -204,17 +202,17 @@ TEST_F(walks, children_match_cgroupfs)
 		}
 	}
 	/* A leaf has no children. */
-	ASSERT_EQ(0, kit_walk(self->skel, ino_of(TREE "/c0/c2/c1/c0"), CHILDREN));
+	ASSERT_EQ(0, kit_walk(self->skel, ino_of(TREE "/c0/c2/c1/c0"), KIT_CGROUP_CHILDREN));
 	EXPECT_EQ(0, self->skel->bss->kit_n);
 	EXPECT_EQ(0, self->skel->bss->after_drain);
 }
 
 TEST_F(walks, self_only_match_cgroupfs)
 {
-	ASSERT_EQ(0, kit_walk(self->skel, ino_of(TREE "/c2/c1"), SELF));
+	ASSERT_EQ(0, kit_walk(self->skel, ino_of(TREE "/c2/c1"), KIT_CGROUP_SELF_ONLY));
 	ASSERT_EQ(1, self->skel->bss->kit_n);
 	EXPECT_EQ(ino_of(TREE "/c2/c1"), self->skel->bss->kit_ids[0]);
-	ASSERT_EQ(0, kit_walk(self->skel, 0, SELF));
+	ASSERT_EQ(0, kit_walk(self->skel, 0, KIT_CGROUP_SELF_ONLY));
 	ASSERT_EQ(1, self->skel->bss->kit_n);
 	EXPECT_EQ(ino_of(CG), self->skel->bss->kit_ids[0]);
 	EXPECT_EQ(0, self->skel->bss->after_drain);
@@ -310,7 +308,7 @@ TEST_F(walks, lookup_same_in_irq)
 	ids[n++] = 1ULL << 40;
 	ids[n++] = ino_of(CG);
 	for (i = 0; i < n; i++) {
-		for (o = 1; o <= CHILDREN; o++) {
+		for (o = 1; o <= KIT_CGROUP_CHILDREN; o++) {
 			a = kit_walk(self->skel, ids[i], o);
 			cnt = self->skel->bss->kit_n;
 			first = self->skel->bss->kit_ids[0];
@@ -331,14 +329,14 @@ TEST_F(walks, lookup_same_in_irq)
 		}
 	}
 	/* The tree's cgroups are found, the others are not. */
-	EXPECT_EQ(0, kit_walk_irq(self->skel, ids[0], SELF, cpu));
-	EXPECT_EQ(-ENOENT, kit_walk_irq(self->skel, gone, SELF, cpu));
-	EXPECT_EQ(-ENOENT, kit_walk_irq(self->skel, ino_of(TREE "/c1/cgroup.procs"), SELF, cpu));
-	EXPECT_EQ(-ENOENT, kit_walk_nopreempt(self->skel, gone, SELF));
+	EXPECT_EQ(0, kit_walk_irq(self->skel, ids[0], KIT_CGROUP_SELF_ONLY, cpu));
+	EXPECT_EQ(-ENOENT, kit_walk_irq(self->skel, gone, KIT_CGROUP_SELF_ONLY, cpu));
+	EXPECT_EQ(-ENOENT, kit_walk_irq(self->skel, ino_of(TREE "/c1/cgroup.procs"), KIT_CGROUP_SELF_ONLY, cpu));
+	EXPECT_EQ(-ENOENT, kit_walk_nopreempt(self->skel, gone, KIT_CGROUP_SELF_ONLY));
 	/* This process's cgroup and its ancestors, found without a walk. */
-	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, ino_of(TREE "/c2/c0/c1"), UP));
+	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, ino_of(TREE "/c2/c0/c1"), KIT_CGROUP_ANCESTORS_UP));
 	EXPECT_EQ(5, self->skel->bss->kit_n);
-	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, ino_of(TREE "/c2"), SELF));
+	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, ino_of(TREE "/c2"), KIT_CGROUP_SELF_ONLY));
 	EXPECT_EQ(ino_of(TREE "/c2"), self->skel->bss->kit_ids[0]);
 	TH_LOG("%d lookups compared three ways", irq_runs);
 }
@@ -370,13 +368,13 @@ TEST_F(walks, lookup_budget_in_irq)
 	}
 	newest = ino_of(path);
 	old = ino_of(TREE "/many/m10");
-	EXPECT_EQ(-E2BIG, kit_walk_irq(self->skel, newest, SELF, cpu));
+	EXPECT_EQ(-E2BIG, kit_walk_irq(self->skel, newest, KIT_CGROUP_SELF_ONLY, cpu));
 	EXPECT_EQ(0, self->skel->bss->kit_n);
-	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, newest, SELF));
+	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, newest, KIT_CGROUP_SELF_ONLY));
 	EXPECT_EQ(newest, self->skel->bss->kit_ids[0]);
-	EXPECT_EQ(0, kit_walk(self->skel, newest, SELF));
+	EXPECT_EQ(0, kit_walk(self->skel, newest, KIT_CGROUP_SELF_ONLY));
 	EXPECT_EQ(newest, self->skel->bss->kit_ids[0]);
-	EXPECT_EQ(0, kit_walk_irq(self->skel, old, SELF, cpu));
+	EXPECT_EQ(0, kit_walk_irq(self->skel, old, KIT_CGROUP_SELF_ONLY, cpu));
 	EXPECT_EQ(old, self->skel->bss->kit_ids[0]);
 	EXPECT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
 }
@@ -408,12 +406,12 @@ TEST_F(walks, lookup_path_by_kernel)
 	ASSERT_NE(NULL, link) TH_LOG("fentry/cgroup_get_from_id: %s", strerror(errno));
 
 	self->skel->bss->id_table_calls = 0;
-	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, id, SELF));
+	EXPECT_EQ(0, kit_walk_nopreempt(self->skel, id, KIT_CGROUP_SELF_ONLY));
 	EXPECT_EQ(id, self->skel->bss->kit_ids[0]);
 	EXPECT_EQ(0, self->skel->bss->id_table_calls) TH_LOG("a raw_tp run used the id table");
 
 	self->skel->bss->id_table_calls = 0;
-	EXPECT_EQ(0, kit_walk(self->skel, id, SELF));
+	EXPECT_EQ(0, kit_walk(self->skel, id, KIT_CGROUP_SELF_ONLY));
 	EXPECT_EQ(id, self->skel->bss->kit_ids[0]);
 	calls = self->skel->bss->id_table_calls;
 	TH_LOG("%s: a syscall program's lookup made %llu id-table calls", u.version,
@@ -431,7 +429,7 @@ TEST_F(walks, lookup_path_by_kernel)
 
 	/* The caller's own cgroup never needs a lookup. */
 	self->skel->bss->id_table_calls = 0;
-	EXPECT_EQ(0, kit_walk(self->skel, ino_of(TREE "/c2"), SELF));
+	EXPECT_EQ(0, kit_walk(self->skel, ino_of(TREE "/c2"), KIT_CGROUP_SELF_ONLY));
 	EXPECT_EQ(0, self->skel->bss->id_table_calls);
 	bpf_link__destroy(link);
 }
@@ -444,7 +442,7 @@ TEST_F(walks, at_matches_id)
 	__u64 i, n;
 
 	for (s = 0; s < sizeof(starts) / sizeof(starts[0]); s++) {
-		for (o = 0; o <= CHILDREN; o++) {
+		for (o = 0; o <= KIT_CGROUP_CHILDREN; o++) {
 			reset(self->skel);
 			self->skel->bss->kit_start = s ? ino_of(starts[s]) : 0;
 			self->skel->bss->css_start = ino_of(starts[s]);
@@ -455,7 +453,7 @@ TEST_F(walks, at_matches_id)
 			n = self->skel->bss->kit_n;
 			ASSERT_EQ(n, self->skel->bss->css_n) TH_LOG("%s order %u", starts[s], o);
 			ASSERT_LE(n, MAX_IDS);
-			EXPECT_GE(n, o == CHILDREN && s == 4 ? 0 : 1);
+			EXPECT_GE(n, o == KIT_CGROUP_CHILDREN && s == 4 ? 0 : 1);
 			for (i = 0; i < n; i++)
 				EXPECT_EQ(self->skel->bss->kit_ids[i], self->skel->bss->css_ids[i])
 					TH_LOG("%s order %u: element %llu", starts[s], o,
@@ -484,7 +482,7 @@ TEST_F(walks, own_cgroup_at_and_id)
 	__u64 i, n;
 
 	ASSERT_EQ(0, move_self(TREE "/c0/c1/c2"));
-	for (o = SELF; o <= CHILDREN; o++) {
+	for (o = KIT_CGROUP_SELF_ONLY; o <= KIT_CGROUP_CHILDREN; o++) {
 		reset(self->skel);
 		self->skel->bss->order = o;
 		ASSERT_EQ(0, bpf_prog_test_run_opts(bpf_program__fd(self->skel->progs.own_at),
@@ -496,11 +494,11 @@ TEST_F(walks, own_cgroup_at_and_id)
 		ASSERT_LE(n, MAX_IDS);
 		for (i = 0; i < n; i++)
 			EXPECT_EQ(self->skel->bss->kit_ids[i], self->skel->bss->css_ids[i]);
-		if (o == UP) {
+		if (o == KIT_CGROUP_ANCESTORS_UP) {
 			EXPECT_EQ(5, n);	/* c2, c1, c0, the tree, the root */
 			EXPECT_EQ(ino_of(CG), self->skel->bss->kit_ids[n - 1]);
 		}
-		if (o != CHILDREN && o != POST)
+		if (o != KIT_CGROUP_CHILDREN && o != KIT_CGROUP_DESCENDANTS_POST)
 			EXPECT_EQ(own, self->skel->bss->kit_ids[0]);
 	}
 }
@@ -528,7 +526,7 @@ TEST_F(walks, errors_leave_empty_iterator)
 	EXPECT_EQ(-EINVAL, kit_walk(self->skel, 1ULL << 40, 9));
 	EXPECT_EQ(0, self->skel->bss->kit_n);
 
-	for (i = SELF; i <= CHILDREN; i++) {
+	for (i = KIT_CGROUP_SELF_ONLY; i <= KIT_CGROUP_CHILDREN; i++) {
 		EXPECT_EQ(-ENOENT, kit_walk(self->skel, 1ULL << 40, i));
 		EXPECT_EQ(0, self->skel->bss->kit_n);
 		EXPECT_EQ(-ENOENT, kit_walk(self->skel, gone, i)) TH_LOG("removed cgroup, order %u", i);
@@ -554,7 +552,7 @@ TEST_F(walks, start_reference_balanced)
 	ASSERT_EQ(0, mkdir(TREE "/ref/x", 0755));
 	id = ino_of(TREE "/ref");
 	for (round = 0; round < 20; round++) {
-		for (o = 0; o <= CHILDREN; o++)
+		for (o = 0; o <= KIT_CGROUP_CHILDREN; o++)
 			ASSERT_EQ(0, kit_walk(self->skel, id, o));
 		ASSERT_EQ(-EINVAL, kit_walk(self->skel, id, 77));
 	}
@@ -645,7 +643,7 @@ TEST_F_TIMEOUT(walks, churn, 900)
 	const char *secs_env = getenv("CGROUP_CHURN_SECS");
 	int secs = secs_env ? atoi(secs_env) : 30;
 	unsigned long long walks = 0, max_n = 0, id = ino_of(TREE);
-	unsigned int orders[] = { PRE, POST, CHILDREN, UP };
+	unsigned int orders[] = { KIT_CGROUP_DESCENDANTS_PRE, KIT_CGROUP_DESCENDANTS_POST, KIT_CGROUP_CHILDREN, KIT_CGROUP_ANCESTORS_UP };
 	pid_t kids[2];
 	time_t end;
 	int i;
@@ -667,7 +665,7 @@ TEST_F_TIMEOUT(walks, churn, 900)
 
 		ASSERT_EQ(0, kit_walk(self->skel, walks % 8 ? id : 0, o));
 		n = self->skel->bss->kit_n;
-		EXPECT_GE(n, o == CHILDREN ? 3 : 1);
+		EXPECT_GE(n, o == KIT_CGROUP_CHILDREN ? 3 : 1);
 		EXPECT_LE(n, KIT_CGROUP_MAX_STEPS);
 		EXPECT_EQ(0, self->skel->bss->after_drain);
 		if (n > max_n)
@@ -696,13 +694,14 @@ FIXTURE_SETUP(capped)
 	self->skel = kit_capped_bpf__open_and_load();
 	ASSERT_NE(NULL, self->skel) TH_LOG("loading kit_capped failed");
 	ASSERT_EQ(0, get_max_steps()) TH_LOG("max_steps is not 0 before the test");
-	/* The getters come with 6.12's iterator arguments; from then on they must be there. */
+	/* The getters come with iterator arguments; a module built with them has them. */
 	ASSERT_EQ(0, bpf_prog_test_run_opts(bpf_program__fd(self->skel->progs.cgroup_walk), NULL));
-	if (!kernel_has_iter_args()) {
+	ASSERT_LE(0, kit_feature("ITER_ARGS")) TH_LOG("no features file next to the tests");
+	if (!kit_feature("ITER_ARGS")) {
 		ASSERT_EQ(0, self->skel->bss->have);
-		SKIP(return, "bpf_iter_kit_cgroup_capped needs Linux 6.12+");
+		SKIP(return, "the module was built without __iter arguments (no ITERKIT_ITER_ARGS)");
 	}
-	ASSERT_EQ(1, self->skel->bss->have) TH_LOG("no bpf_iter_kit_cgroup_capped on Linux 6.12+");
+	ASSERT_EQ(1, self->skel->bss->have) TH_LOG("no bpf_iter_kit_cgroup_capped in a module built with ITERKIT_ITER_ARGS");
 	remove_tree(TREE);
 	ASSERT_EQ(0, wait_no_dying(CG)) TH_LOG("removed cgroups were never released");
 	ASSERT_EQ(0, build_tree(TREE, 4));
@@ -746,29 +745,29 @@ static void capped_check(struct __test_metadata *_metadata, struct kit_capped_bp
 	ASSERT_GE(live, 121) TH_LOG("cgroup.stat has no nr_descendants, or no tree");
 
 	/* Uncapped: the root and every live descendant cgroup.stat counts. */
-	ASSERT_EQ(0, capped_walk(_metadata, skel, at, root, PRE));
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, root, KIT_CGROUP_DESCENDANTS_PRE));
 	EXPECT_EQ(live + 1, skel->bss->count);
 	EXPECT_EQ(0, skel->bss->capped) TH_LOG("a complete walk said capped");
 
 	/* Capped at N: exactly N cgroups, in each order, and capped() says so. */
 	ASSERT_EQ(0, set_max_steps(7));
-	ASSERT_EQ(0, capped_walk(_metadata, skel, at, root, PRE));
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, root, KIT_CGROUP_DESCENDANTS_PRE));
 	EXPECT_EQ(7, skel->bss->count);
 	EXPECT_EQ(1, skel->bss->capped);
-	ASSERT_EQ(0, capped_walk(_metadata, skel, at, root, POST));
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, root, KIT_CGROUP_DESCENDANTS_POST));
 	EXPECT_EQ(7, skel->bss->count);
 	EXPECT_EQ(1, skel->bss->capped);
-	ASSERT_EQ(0, capped_walk(_metadata, skel, at, ino_of(TREE), CHILDREN));
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, ino_of(TREE), KIT_CGROUP_CHILDREN));
 	EXPECT_EQ(3, skel->bss->count) TH_LOG("a walk shorter than the cap was cut");
 	EXPECT_EQ(0, skel->bss->capped);
 
 	/* Ending exactly at the cap is not a truncation: the leaf and its 5 ancestors. */
 	ASSERT_EQ(0, set_max_steps(6));
-	ASSERT_EQ(0, capped_walk(_metadata, skel, at, leaf, UP));
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, leaf, KIT_CGROUP_ANCESTORS_UP));
 	EXPECT_EQ(6, skel->bss->count);
 	EXPECT_EQ(0, skel->bss->capped) TH_LOG("a walk that ended at the cap said capped");
 	ASSERT_EQ(0, set_max_steps(5));
-	ASSERT_EQ(0, capped_walk(_metadata, skel, at, leaf, UP));
+	ASSERT_EQ(0, capped_walk(_metadata, skel, at, leaf, KIT_CGROUP_ANCESTORS_UP));
 	EXPECT_EQ(5, skel->bss->count);
 	EXPECT_EQ(1, skel->bss->capped);
 
@@ -784,7 +783,7 @@ TEST_F(capped, max_steps_caps_kit_cgroup_at) { capped_check(_metadata, self->ske
 TEST_F(capped, no_such_cgroup_not_capped)
 {
 	ASSERT_EQ(0, set_max_steps(1));
-	EXPECT_EQ(-ENOENT, capped_walk(_metadata, self->skel, false, ~0ULL >> 1, PRE));
+	EXPECT_EQ(-ENOENT, capped_walk(_metadata, self->skel, false, ~0ULL >> 1, KIT_CGROUP_DESCENDANTS_PRE));
 	EXPECT_EQ(0, self->skel->bss->count);
 	EXPECT_EQ(0, self->skel->bss->capped);
 }

@@ -10,10 +10,9 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "iterkit_defs.h"
 #include "harness.h"
 #include "num_parity.skel.h"
-
-#define MAX_RANGE (8 * 1024 * 1024)
 
 struct expect {
 	int ret;
@@ -31,7 +30,7 @@ static struct expect expect_range(int start, int end, int fetches)
 		e.ret = -EINVAL;
 		return e;
 	}
-	if (range > MAX_RANGE) {
+	if (range > KIT_NUM_MAX_RANGE) {
 		e.ret = -E2BIG;
 		return e;
 	}
@@ -114,12 +113,12 @@ TEST_F(num, very_neg_sum) { CHECK_WALK(INT_MIN, INT_MIN + 2, 0); }
 TEST_F(num, very_big_sum) { CHECK_WALK(INT_MAX - 2, INT_MAX, 0); }
 TEST_F(num, neg_pos_sum) { CHECK_WALK(-3, 3, 0); }
 TEST_F(num, invalid_range) { CHECK_WALK(1, 0, 0); }
-TEST_F(num, max_range) { CHECK_WALK(0, MAX_RANGE, 0); }
-TEST_F(num, e2big_range) { CHECK_WALK(-1, MAX_RANGE, 0); }
+TEST_F(num, max_range) { CHECK_WALK(0, KIT_NUM_MAX_RANGE, 0); }
+TEST_F(num, e2big_range) { CHECK_WALK(-1, KIT_NUM_MAX_RANGE, 0); }
 TEST_F(num, succ_elem_cnt) { CHECK_WALK(0, 10, 10); }
 TEST_F(num, overfetched_elem_cnt) { CHECK_WALK(0, 5, 10); }
 TEST_F(num, fail_elem_cnt) { CHECK_WALK(20, 10, 20); }
-TEST_F(num, max_range_at_int_max) { CHECK_WALK(INT_MAX - MAX_RANGE, INT_MAX, 0); }
+TEST_F(num, max_range_at_int_max) { CHECK_WALK(INT_MAX - KIT_NUM_MAX_RANGE, INT_MAX, 0); }
 
 /* The loop macros: kit_for vs bpf_for, bpf_for_each over either. */
 TEST_F(num, for_macro)

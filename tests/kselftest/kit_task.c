@@ -20,19 +20,16 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "iterkit_defs.h"
 #include "harness.h"
 #include "kmsg.h"
 #include "park.h"
 #include "procfs.h"
 #include "task_rec.h"
+#include "kit_features.h"
 #include "max_steps.h"
 #include "kit_task_walks.skel.h"
 #include "kit_capped.skel.h"
-
-enum { ALL_PROCS = 0, ALL_THREADS = 1, PROC_THREADS = 2 };
-
-/* The walker's documented bound: PID_MAX_LIMIT tasks per walk. */
-#define KIT_TASK_MAX_STEPS (4 * 1024 * 1024)
 
 static int run_prog(struct bpf_program *prog)
 {
@@ -72,12 +69,12 @@ static void diff_walk(struct __test_metadata *_metadata, int pid, unsigned int f
 			TH_LOG("mode %u: step %u: kit_task gave tid %d, bpf_iter_task %d",
 			       flags, i, skel->bss->kit_tids[i], skel->bss->ker_tids[i]);
 		/* Processes mode yields thread-group leaders only. */
-		if (flags == ALL_PROCS)
+		if (flags == KIT_TASK_ALL_PROCS)
 			ASSERT_EQ(skel->bss->kit_tgids[i], skel->bss->kit_tids[i]);
-		if (flags == PROC_THREADS)
+		if (flags == KIT_TASK_PROC_THREADS)
 			ASSERT_EQ(pid, skel->bss->kit_tgids[i]);
 	}
-	if (flags != PROC_THREADS) {
+	if (flags != KIT_TASK_PROC_THREADS) {
 		ASSERT_EQ(0, skel->bss->kit_tids[0]) TH_LOG("the idle task comes first");
 	} else {
 		ASSERT_EQ(pid, skel->bss->kit_tids[0]) TH_LOG("the leader comes first");
@@ -106,7 +103,7 @@ TEST(diff_all_procs)
 {
 	int steps;
 
-	diff_walk(_metadata, 0, ALL_PROCS, &steps);
+	diff_walk(_metadata, 0, KIT_TASK_ALL_PROCS, &steps);
 	/* /proc has no pid 0; allow for kworkers coming and going. */
 	ASSERT_LT(abs(steps - 1 - count_proc_dirs("/proc")), 16);
 }
@@ -120,10 +117,10 @@ TEST(diff_all_threads)
 	 * This process's tasks, counted in each walk: the totals of two walks
 	 * differ by the kernel workers that came or went in between.
 	 */
-	diff_walk(_metadata, 0, ALL_PROCS, &procs);
-	ASSERT_EQ(1, diff_own) TH_LOG("ALL_PROCS has this process once, its leader");
-	diff_walk(_metadata, 0, ALL_THREADS, &threads);
-	ASSERT_EQ(8, diff_own) TH_LOG("ALL_THREADS has all 8 threads of this process");
+	diff_walk(_metadata, 0, KIT_TASK_ALL_PROCS, &procs);
+	ASSERT_EQ(1, diff_own) TH_LOG("KIT_TASK_ALL_PROCS has this process once, its leader");
+	diff_walk(_metadata, 0, KIT_TASK_ALL_THREADS, &threads);
+	ASSERT_EQ(8, diff_own) TH_LOG("KIT_TASK_ALL_THREADS has all 8 threads of this process");
 	ASSERT_GT(threads, procs - 16) TH_LOG("threads %d, processes %d", threads, procs);
 	unpark_threads();
 }
@@ -134,7 +131,7 @@ TEST(diff_proc_threads_8)
 
 	ASSERT_EQ(0, park_threads(8));
 	ASSERT_EQ(8, count_proc_dirs("/proc/self/task"));
-	diff_walk(_metadata, getpid(), PROC_THREADS, &steps);
+	diff_walk(_metadata, getpid(), KIT_TASK_PROC_THREADS, &steps);
 	ASSERT_EQ(8, steps);
 	unpark_threads();
 }
@@ -143,7 +140,7 @@ TEST(diff_proc_threads_init)
 {
 	int steps;
 
-	diff_walk(_metadata, 1, PROC_THREADS, &steps);
+	diff_walk(_metadata, 1, KIT_TASK_PROC_THREADS, &steps);
 	ASSERT_EQ(1, steps);
 }
 
@@ -202,16 +199,16 @@ static int read_pid_max(void)
 
 TEST(errors_einval)
 {
-	EXPECT_ERROR(1, ALL_PROCS, EINVAL);
-	EXPECT_ERROR(getpid(), ALL_PROCS, EINVAL);
-	EXPECT_ERROR(-1, ALL_PROCS, EINVAL);
-	EXPECT_ERROR(1, ALL_THREADS, EINVAL);
-	EXPECT_ERROR(0, PROC_THREADS, EINVAL);
+	EXPECT_ERROR(1, KIT_TASK_ALL_PROCS, EINVAL);
+	EXPECT_ERROR(getpid(), KIT_TASK_ALL_PROCS, EINVAL);
+	EXPECT_ERROR(-1, KIT_TASK_ALL_PROCS, EINVAL);
+	EXPECT_ERROR(1, KIT_TASK_ALL_THREADS, EINVAL);
+	EXPECT_ERROR(0, KIT_TASK_PROC_THREADS, EINVAL);
 	EXPECT_ERROR(0, 3, EINVAL);
 	EXPECT_ERROR(getpid(), 3, EINVAL);
 	EXPECT_ERROR(0, 0x80000000u, EINVAL);
 	EXPECT_ERROR(0, 0xffffffffu, EINVAL);
-	EXPECT_ERROR(getpid(), PROC_THREADS | 0x100, EINVAL);
+	EXPECT_ERROR(getpid(), KIT_TASK_PROC_THREADS | 0x100, EINVAL);
 }
 
 TEST(errors_esrch)
@@ -221,10 +218,10 @@ TEST(errors_esrch)
 
 	ASSERT_GT(pid_max, 0);
 	/* pid_max itself is never handed out. */
-	EXPECT_ERROR(pid_max, PROC_THREADS, ESRCH);
-	EXPECT_ERROR(0x7fffffff, PROC_THREADS, ESRCH);
-	EXPECT_ERROR(-7, PROC_THREADS, ESRCH);
-	EXPECT_ERROR(-2147483647 - 1, PROC_THREADS, ESRCH);
+	EXPECT_ERROR(pid_max, KIT_TASK_PROC_THREADS, ESRCH);
+	EXPECT_ERROR(0x7fffffff, KIT_TASK_PROC_THREADS, ESRCH);
+	EXPECT_ERROR(-7, KIT_TASK_PROC_THREADS, ESRCH);
+	EXPECT_ERROR(-2147483647 - 1, KIT_TASK_PROC_THREADS, ESRCH);
 
 	/* A process that existed and is gone (reaped). */
 	child = fork();
@@ -232,11 +229,11 @@ TEST(errors_esrch)
 	if (!child)
 		_exit(0);
 	ASSERT_EQ(child, waitpid(child, NULL, 0));
-	EXPECT_ERROR(child, PROC_THREADS, ESRCH);
+	EXPECT_ERROR(child, KIT_TASK_PROC_THREADS, ESRCH);
 
 	/* A thread id is not a process id. */
 	ASSERT_EQ(0, park_threads(2));
-	EXPECT_ERROR(parked_tid[0], PROC_THREADS, ESRCH);
+	EXPECT_ERROR(parked_tid[0], KIT_TASK_PROC_THREADS, ESRCH);
 	unpark_threads();
 }
 
@@ -244,16 +241,16 @@ TEST(valid_walks_end)
 {
 	struct probe_result r;
 
-	r = probe(_metadata, 0, ALL_PROCS);
+	r = probe(_metadata, 0, KIT_TASK_ALL_PROCS);
 	EXPECT_EQ(0, r.ret);
 	EXPECT_GT(r.count, 2);
 	EXPECT_EQ(0, r.after) TH_LOG("next() after the end must stay NULL");
-	r = probe(_metadata, 0, ALL_THREADS);
+	r = probe(_metadata, 0, KIT_TASK_ALL_THREADS);
 	EXPECT_EQ(0, r.ret);
 	EXPECT_GT(r.count, 2);
 	EXPECT_EQ(0, r.after);
 	ASSERT_EQ(0, park_threads(3));
-	r = probe(_metadata, getpid(), PROC_THREADS);
+	r = probe(_metadata, getpid(), KIT_TASK_PROC_THREADS);
 	EXPECT_EQ(0, r.ret);
 	EXPECT_EQ(3, r.count);
 	EXPECT_EQ(0, r.after);
@@ -604,13 +601,14 @@ FIXTURE_SETUP(capped)
 	self->skel = kit_capped_bpf__open_and_load();
 	ASSERT_NE(NULL, self->skel) TH_LOG("loading kit_capped failed");
 	ASSERT_EQ(0, get_max_steps()) TH_LOG("max_steps is not 0 before the test");
-	/* The getters come with 6.12's iterator arguments; from then on they must be there. */
+	/* The getters come with iterator arguments; a module built with them has them. */
 	ASSERT_EQ(0, bpf_prog_test_run_opts(bpf_program__fd(self->skel->progs.task_walk), NULL));
-	if (!kernel_has_iter_args()) {
+	ASSERT_LE(0, kit_feature("ITER_ARGS")) TH_LOG("no features file next to the tests");
+	if (!kit_feature("ITER_ARGS")) {
 		ASSERT_EQ(0, self->skel->bss->have);
-		SKIP(return, "bpf_iter_kit_task_capped needs Linux 6.12+");
+		SKIP(return, "the module was built without __iter arguments (no ITERKIT_ITER_ARGS)");
 	}
-	ASSERT_EQ(1, self->skel->bss->have) TH_LOG("no bpf_iter_kit_task_capped on Linux 6.12+");
+	ASSERT_EQ(1, self->skel->bss->have) TH_LOG("no bpf_iter_kit_task_capped in a module built with ITERKIT_ITER_ARGS");
 }
 
 FIXTURE_TEARDOWN(capped)
@@ -660,7 +658,7 @@ TEST_F(capped, max_steps_caps_walks)
 	/* Uncapped: the whole task list, as /proc has it (retried while it moves). */
 	for (i = 0; i < 20; i++) {
 		before = procs_in_proc();
-		ASSERT_EQ(0, capped_walk(_metadata, self->skel, 0, ALL_PROCS));
+		ASSERT_EQ(0, capped_walk(_metadata, self->skel, 0, KIT_TASK_ALL_PROCS));
 		after = procs_in_proc();
 		if (before == after && self->skel->bss->count == before)
 			break;
@@ -671,16 +669,16 @@ TEST_F(capped, max_steps_caps_walks)
 
 	/* Capped at N: exactly N tasks, and capped() says the walk was cut. */
 	ASSERT_EQ(0, set_max_steps(5));
-	ASSERT_EQ(0, capped_walk(_metadata, self->skel, 0, ALL_PROCS));
+	ASSERT_EQ(0, capped_walk(_metadata, self->skel, 0, KIT_TASK_ALL_PROCS));
 	EXPECT_EQ(5, self->skel->bss->count);
 	EXPECT_EQ(1, self->skel->bss->capped);
-	ASSERT_EQ(0, capped_walk(_metadata, self->skel, 0, ALL_THREADS));
+	ASSERT_EQ(0, capped_walk(_metadata, self->skel, 0, KIT_TASK_ALL_THREADS));
 	EXPECT_EQ(5, self->skel->bss->count);
 	EXPECT_EQ(1, self->skel->bss->capped);
 
 	/* A walk that ends exactly at the cap was not cut: this process has one thread. */
 	ASSERT_EQ(0, set_max_steps(1));
-	ASSERT_EQ(0, capped_walk(_metadata, self->skel, getpid(), PROC_THREADS));
+	ASSERT_EQ(0, capped_walk(_metadata, self->skel, getpid(), KIT_TASK_PROC_THREADS));
 	EXPECT_EQ(1, self->skel->bss->count);
 	EXPECT_EQ(0, self->skel->bss->capped) TH_LOG("a walk that ended at the cap said capped");
 
@@ -688,7 +686,7 @@ TEST_F(capped, max_steps_caps_walks)
 	EXPECT_EQ(-EINVAL, capped_walk(_metadata, self->skel, 0, 99));
 	EXPECT_EQ(0, self->skel->bss->count);
 	EXPECT_EQ(0, self->skel->bss->capped);
-	EXPECT_EQ(-ESRCH, capped_walk(_metadata, self->skel, -1, PROC_THREADS));
+	EXPECT_EQ(-ESRCH, capped_walk(_metadata, self->skel, -1, KIT_TASK_PROC_THREADS));
 	EXPECT_EQ(0, self->skel->bss->capped);
 }
 

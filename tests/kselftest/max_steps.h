@@ -3,9 +3,7 @@
 #ifndef ITERKIT_KSFT_MAX_STEPS_H
 #define ITERKIT_KSFT_MAX_STEPS_H
 
-#include <stdbool.h>
 #include <stdio.h>
-#include <sys/utsname.h>
 
 #define MAX_STEPS_PARAM "/sys/module/iterkit/parameters/max_steps"
 
@@ -33,20 +31,6 @@ static inline long get_max_steps(void)
 	got = fscanf(f, "%u", &n);
 	fclose(f);
 	return got == 1 ? (long)n : -1;
-}
-
-/*
- * Whether the running kernel is 6.12 or newer, where kfuncs take a live
- * iterator and the module has the bpf_iter_kit_*_capped() getters.
- */
-static inline bool kernel_has_iter_args(void)
-{
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
-		return false;
-	return major > 6 || (major == 6 && minor >= 12);
 }
 
 #endif /* ITERKIT_KSFT_MAX_STEPS_H */

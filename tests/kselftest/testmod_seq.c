@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "kit_features.h"
 #include "harness.h"
 #include "seq_runtime.skel.h"
 
@@ -90,19 +90,15 @@ TEST_F(seq, extreme_values)
 	EXPECT_EQ((uint64_t)INT64_MIN * 3, self->skel->bss->res.sum);
 }
 
-/* bpf_iter_testmod_seq_value() takes a live iterator as an __iter argument (6.12+). */
+/* bpf_iter_testmod_seq_value() takes a live iterator as an __iter argument (ITERKIT_ITER_ARGS). */
 TEST_F(seq, getter)
 {
-	struct utsname u;
-	int major = 0, minor = 0;
-
-	uname(&u);
-	sscanf(u.release, "%d.%d", &major, &minor);
 	self->skel->bss->in.getter_arg = 1000;
 	ASSERT_EQ(0, run(self->skel, self->skel->progs.seq_getter, 7, 5, 0));
-	if (major < 6 || (major == 6 && minor < 12)) {
+	ASSERT_LE(0, kit_feature("ITER_ARGS")) TH_LOG("no features file next to the tests");
+	if (!kit_feature("ITER_ARGS")) {
 		EXPECT_EQ(0, self->skel->bss->res.have_getter);
-		SKIP(return, "bpf_iter_testmod_seq_value needs Linux 6.12+ (%s)", u.release);
+		SKIP(return, "the module was built without __iter arguments (no ITERKIT_ITER_ARGS)");
 	}
 	ASSERT_EQ(1, self->skel->bss->res.have_getter);
 	EXPECT_EQ(1007, self->skel->bss->res.getter);

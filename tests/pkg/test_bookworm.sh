@@ -58,11 +58,13 @@ devx=$(mktemp -d)
 dpkg-deb -x "$dev_deb" "$devx"
 tap_check "iterkit-dev ships bpf/iterkit.bpf.h as /usr/include/iterkit/iterkit.bpf.h" \
 	cmp -s bpf/iterkit.bpf.h "$devx/usr/include/iterkit/iterkit.bpf.h"
+tap_check "... and bpf/iterkit_defs.h, which it includes, beside it" \
+	cmp -s bpf/iterkit_defs.h "$devx/usr/include/iterkit/iterkit_defs.h"
 tap_check "iterkit-dev ships examples/ as they are in /usr/share/doc/iterkit-dev/examples" \
 	diff -r examples "$devx/usr/share/doc/iterkit-dev/examples"
 tap_eq "iterkit-dev ships nothing else" \
 	"$(cd "$devx" && find . -type f ! -path './usr/share/doc/iterkit-dev/examples/*' | sort | tr '\n' ' ')" \
-	"./usr/include/iterkit/iterkit.bpf.h ./usr/share/doc/iterkit-dev/changelog.gz ./usr/share/doc/iterkit-dev/copyright "
+	"./usr/include/iterkit/iterkit.bpf.h ./usr/include/iterkit/iterkit_defs.h ./usr/share/doc/iterkit-dev/changelog.gz ./usr/share/doc/iterkit-dev/copyright "
 rm -rf "$devx"
 
 # Before iterkit-dev is installed, an example's Makefile says what is missing.
@@ -270,6 +272,8 @@ devx=$(mktemp -d)
 (cd "$devx" && rpm2cpio "$OLDPWD/$devrpm" | cpio -idm --quiet)
 tap_check "iterkit-devel's header is iterkit-dev's (bpf/iterkit.bpf.h)" \
 	cmp -s bpf/iterkit.bpf.h "$devx/usr/include/iterkit/iterkit.bpf.h"
+tap_check "... and so is iterkit_defs.h beside it" \
+	cmp -s bpf/iterkit_defs.h "$devx/usr/include/iterkit/iterkit_defs.h"
 tap_check "iterkit-devel has the examples, as they are" \
 	diff -r examples "$devx/usr/share/doc/iterkit-devel-$ver/examples"
 tap_contains "iterkit-devel requires libbpf-devel 1.2 or newer" "$(rpm -qp --requires "$devrpm" 2>/dev/null)" "libbpf-devel >= 1.2"

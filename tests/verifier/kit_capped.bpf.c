@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpf_iter_kit_{task,cgroup,cgroup_at}_capped() take a live iterator (an
- * it__iter parameter, Linux 6.12+): accepted inside the loop and after it,
- * refused before new() and after destroy().
+ * it__iter parameter, where the module has ITERKIT_ITER_ARGS): accepted
+ * inside the loop and after it, refused before new() and after destroy().
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include "iterkit.bpf.h"
 #include "verifier.h"
 
-#define KIT_KVER_ITER_ARG "6.12"	/* __iter arguments of kfuncs */
-
 SEC("?syscall")
-__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_feature(ITER_ARGS)
 __kit_success __kit_retval(0)
 int kit_task_capped_good(void *ctx)
 {
@@ -30,7 +28,7 @@ int kit_task_capped_good(void *ctx)
 }
 
 SEC("?syscall")
-__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_feature(ITER_ARGS)
 __kit_success __kit_retval(0)
 int kit_cgroup_capped_good(void *ctx)
 {
@@ -48,7 +46,7 @@ int kit_cgroup_capped_good(void *ctx)
 }
 
 SEC("?raw_tp")
-__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_feature(ITER_ARGS)
 __kit_success __kit_retval(0)
 int kit_cgroup_at_capped_good(void *ctx)
 {
@@ -68,7 +66,7 @@ int kit_cgroup_at_capped_good(void *ctx)
 }
 
 SEC("?syscall")
-__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_feature(ITER_ARGS)
 __kit_failure
 __kit_msg_iter_uninit_arg1("kit_task")
 int kit_task_capped_before_new(void *ctx)
@@ -79,7 +77,7 @@ int kit_task_capped_before_new(void *ctx)
 }
 
 SEC("?syscall")
-__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_feature(ITER_ARGS)
 __kit_failure
 __kit_msg_iter_uninit_arg1("kit_cgroup")
 int kit_cgroup_capped_after_destroy(void *ctx)

@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "kit_features.h"
 
 #define LOG_BUF_SIZE (16u << 20)	/* level 2 logs of looping programs are big */
 #define LOG_TAIL_LINES 60
@@ -49,7 +50,7 @@ struct kit_spec {
 	int nr_msgs;
 	struct kit_global *globals;
 	int nr_globals;
-	unsigned int kver_lo, kver_hi;	/* run only on [lo, hi); 0 = unbounded */
+	const char *feature;	/* run only when the module has it; NULL: always */
 };
 
 struct kit_tag {
@@ -221,13 +222,10 @@ static int parse_spec(const struct btf *btf, const char *func, struct kit_spec *
 			if (errno || !*rest || *end)
 				goto bad_tag;
 			spec->has_retval = true;
-		} else if (!strcmp(kind, "kver")) {
-			const char *c = strchr(rest, ':');
-
-			if (!c)
+		} else if (!strcmp(kind, "feature")) {
+			if (!*rest)
 				goto bad_tag;
-			spec->kver_lo = parse_kver(rest, c - rest);
-			spec->kver_hi = parse_kver(c + 1, strlen(c + 1));
+			spec->feature = rest;
 		} else if (!strcmp(kind, "description")) {
 			spec->name = rest;
 		} else if (!strcmp(kind, "global")) {
@@ -595,15 +593,14 @@ static void run_file(const char *file)
 			failed_nr++;
 			continue;
 		}
-		if (!kver_in(spec.kver_lo, spec.kver_hi)) {
-			char lo[16] = "", hi[16] = "";
+		if (spec.feature && kit_feature(spec.feature) != 1) {
+			bool missing = kit_feature(spec.feature) < 0;
 
-			if (spec.kver_lo)
-				kver_str(spec.kver_lo, lo, sizeof(lo));
-			if (spec.kver_hi)
-				kver_str(spec.kver_hi, hi, sizeof(hi));
-			printf("ok %d %s:%s # SKIP needs a kernel in [%s, %s)\n", ++test_nr,
-			       base_name(file), spec.name, lo, hi);
+			printf("%s %d %s:%s # %s ITERKIT_%s\n", missing ? "not ok" : "ok",
+			       ++test_nr, base_name(file), spec.name,
+			       missing ? "no features file next to the runner, for" :
+			       "SKIP the module was built without", spec.feature);
+			failed_nr += missing;
 			free(spec.msgs);
 			continue;
 		}

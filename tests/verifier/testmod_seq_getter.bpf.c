@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpf_iter_testmod_seq_value() takes a live iterator as a plain argument
- * (an it__iter parameter, Linux 6.12+): legal only between new() and
+ * (an it__iter parameter, where the module has ITERKIT_ITER_ARGS): legal only between new() and
  * destroy().
  */
 #include "vmlinux.h"
@@ -9,11 +9,9 @@
 #include "iterkit.bpf.h"
 #include "verifier.h"
 
-#define KIT_KVER_ITER_ARG "6.12"	/* __iter arguments of kfuncs */
-
 /* sum = 100 * 100, times value(0) = 0 + 100. */
 SEC("?raw_tp")
-__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_feature(ITER_ARGS)
 __kit_success __kit_retval(1000000)
 int testmod_seq_getter_good(void *ctx)
 {
@@ -29,7 +27,7 @@ int testmod_seq_getter_good(void *ctx)
 }
 
 SEC("?raw_tp")
-__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_feature(ITER_ARGS)
 __kit_failure
 __kit_msg_iter_uninit_arg2("testmod_seq")
 int testmod_seq_getter_before_new(void *ctx)
@@ -40,7 +38,7 @@ int testmod_seq_getter_before_new(void *ctx)
 }
 
 SEC("?raw_tp")
-__kit_kver(KIT_KVER_ITER_ARG, "")
+__kit_feature(ITER_ARGS)
 __kit_failure
 __kit_msg_iter_uninit_arg2("testmod_seq")
 int testmod_seq_getter_after_destroy(void *ctx)

@@ -22,9 +22,10 @@
  *                                 (==, !=, <, <=, >, >=); runs the program even
  *                                 without __kit_retval
  * __kit_description(text)         test name (default: the program's name)
- * __kit_kver(lo, hi)              run the test only on kernels lo <= version < hi
- *                                 (reported as skipped elsewhere), for features
- *                                 older kernels lack
+ * __kit_feature(F)                run the test only when the module was built
+ *                                 with feature F (ITERKIT_F in the features file
+ *                                 scripts/build-module.sh wrote; reported as
+ *                                 skipped otherwise)
  * __kit_flag(F)                   OR a program load flag into the program's
  *                                 flags: BPF_F_TEST_STATE_FREQ, ... or a number
  *
@@ -48,7 +49,7 @@
 #define __kit_retval(v)			__kit_tag("retval", #v)
 #define __kit_global(expr)		__kit_tag("global", expr)
 #define __kit_description(text)		__kit_tag("description", text)
-#define __kit_kver(lo, hi)		__kit_tag("kver", lo ":" hi)
+#define __kit_feature(f)		__kit_tag("feature", #f)
 #define __kit_flag(f)			__kit_tag("flag", #f)
 
 /* Kernels where a log line's wording changed (see docs/verifier-messages.md). */
