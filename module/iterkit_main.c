@@ -121,6 +121,6 @@ module_init(iterkit_init);
 module_exit(iterkit_exit);
 
 MODULE_AUTHOR("The iterkit authors");
-MODULE_DESCRIPTION("Open-coded BPF iterators: numbers, testmod_seq, task and cgroup walkers");
+MODULE_DESCRIPTION("Open-coded BPF iterators for kernels that lack them");
 MODULE_LICENSE("GPL");
 MODULE_VERSION(ITERKIT_VERSION);

@@ -34,6 +34,9 @@
 #include "iterkit_defs.h"
 #include "iterkit_main.h"
 
+/* Kernels without KF_RCU_PROTECTED get no walkers (scripts/build-module.sh). */
+#ifdef ITERKIT_WALKERS
+
 /*
  * KIT_CGROUP_MAX_STEPS (iterkit_defs.h) is the most next() calls that can
  * return a cgroup in one walk. Cgroups created during a walk are appended to
@@ -451,3 +454,5 @@ __bpf_kfunc int bpf_iter_kit_cgroup_at_capped(struct bpf_iter_kit_cgroup_at *it_
 #endif
 
 __bpf_kfunc_end_defs();
+
+#endif /* ITERKIT_WALKERS */

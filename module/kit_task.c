@@ -22,6 +22,9 @@
 #include "iterkit_defs.h"
 #include "iterkit_main.h"
 
+/* Kernels without KF_RCU_PROTECTED get no walkers (scripts/build-module.sh). */
+#ifdef ITERKIT_WALKERS
+
 /*
  * KIT_TASK_MAX_STEPS (iterkit_defs.h) is the most tasks one walk hands out.
  * Live tasks each own a distinct pid, so no more than PID_MAX_LIMIT exist at
@@ -154,3 +157,5 @@ __bpf_kfunc int bpf_iter_kit_task_capped(struct bpf_iter_kit_task *it__iter)
 #endif
 
 __bpf_kfunc_end_defs();
+
+#endif /* ITERKIT_WALKERS */
