@@ -26,27 +26,15 @@ case ${1:-} in
 --fleet) hostdir=tests/fleet; log=build/check-fleet.log; shift ;;
 esac
 only="$*"
+# suite_list, suite_verdict (shared with the guest's runner)
+. tests/guest/tap.sh
 
 selected() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
 
 # The guest suites as tests/guest/run-all.sh finds them in the VM's
 # /iterkit/tests, which tests/vm/run fills with build/tests and then
-# tests/guest/*.sh: executables that are not scripts, "verifier" for the
-# verifier runner, the test_*.sh scripts.
-guest_suites() {
-	local t
-	for t in build/tests/*; do
-		[ -f "$t" ] && [ -x "$t" ] || continue
-		case ${t##*/} in
-		*.sh | verifier-runner) continue ;;
-		esac
-		echo "${t##*/}"
-	done
-	[ -x build/tests/verifier-runner ] && echo verifier
-	for t in build/tests/test_*.sh tests/guest/test_*.sh; do
-		[ -f "$t" ] && basename "$t" .sh
-	done | sort -u
-}
+# tests/guest/*.sh (suite_list, tap.sh).
+guest_suites() { suite_list build/tests tests/guest; }
 host_suites() {
 	local t
 	for t in "$hostdir"/test_*.sh; do
@@ -63,9 +51,6 @@ done
 
 mkdir -p build
 : > "$log"
-
-# suite_verdict (shared with the guest's runner)
-. tests/guest/tap.sh
 
 now_ms() { date +%s%3N; }
 t_start=$(now_ms)

@@ -13,21 +13,10 @@ cd /iterkit/tests || exit 1
 . ./tap.sh
 only="$*"
 
-# The suites, in the order they run: executables (not scripts), the
-# verifier runner on every verifier/*.bpf.o, the test_*.sh scripts.
-# (tests/run-all.sh lists them the same way from build/tests.)
-suites=
-for t in *; do
-	[ -f "$t" ] && [ -x "$t" ] || continue
-	case $t in
-	*.sh | verifier-runner) continue ;;
-	esac
-	suites="$suites $t"
-done
-[ -x verifier-runner ] && suites="$suites verifier"
-for t in test_*.sh; do
-	[ -f "$t" ] && suites="$suites ${t%.sh}"
-done
+# The suites, in the order they run (suite_list, tap.sh; the verifier
+# runner runs on every verifier/*.bpf.o).
+suites=$(suite_list . | tr '\n' ' ')
+suites=" ${suites% }"
 for s in $only; do
 	case " $suites " in
 	*" $s "*) ;;

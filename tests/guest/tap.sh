@@ -63,6 +63,52 @@ suite_verdict() {
 	echo "$_why"
 }
 
+# tap_relay PREFIX FILE RC: the TAP of another run (in FILE; RC its exit
+# status) renumbered into this suite's, each name after PREFIX: its "#"
+# lines kept, other lines as diagnostics, its plan dropped. When that run
+# was not clean (suite_verdict), one more "not ok PREFIX<why>". Sets
+# TAP_RELAYED to the number of results it relayed; status 1 when any of
+# them failed.
+tap_relay() {
+	_rbad=0
+	TAP_RELAYED=0
+	while IFS= read -r _rl; do
+		case $_rl in
+		"ok "*) TAP_RELAYED=$((TAP_RELAYED + 1)); tap_ok "$1${_rl#ok [0-9]* }" ;;
+		"not ok "*) TAP_RELAYED=$((TAP_RELAYED + 1)); tap_fail "$1${_rl#not ok [0-9]* }"; _rbad=1 ;;
+		1..*) ;;
+		"#"*) echo "$_rl" ;;
+		*) tap_diag "$_rl" ;;
+		esac
+	done < "$2"
+	_rwhy=$(suite_verdict "$2" "$3")
+	[ -z "$_rwhy" ] || { tap_fail "$1$_rwhy"; _rbad=1; }
+	return $_rbad
+}
+
+# suite_list DIR...: the suites of a tests directory (the VM's
+# /iterkit/tests; on the host, build/tests and tests/guest, which the VM
+# merges into it), in the order they run: executables that are not
+# scripts, "verifier" for the verifier-expectation runner, the test_*.sh
+# scripts. Both runners (tests/run-all.sh, tests/guest/run-all.sh) use it.
+suite_list() {
+	for _sd in "$@"; do
+		for _st in "$_sd"/*; do
+			[ -f "$_st" ] && [ -x "$_st" ] || continue
+			case ${_st##*/} in *.sh | verifier-runner) continue ;; esac
+			echo "${_st##*/}"
+		done
+	done | sort -u
+	for _sd in "$@"; do
+		[ -x "$_sd/verifier-runner" ] && echo verifier
+	done | sort -u
+	for _sd in "$@"; do
+		for _st in "$_sd"/test_*.sh; do
+			[ -f "$_st" ] && _st=${_st##*/} && echo "${_st%.sh}"
+		done
+	done | sort -u
+}
+
 # Kernel reports: lines that start one of the kernel's splats (WARN, BUG but
 # not DEBUG, Oops, KASAN, UBSAN, lockdep, RCU stalls, list corruption,
 # refcount, debug objects, lockups, kmemleak). kmsg_mark NAME writes a marker

@@ -261,44 +261,20 @@ cgroups=$(find "$CG" -type d | wc -l)
 tap_diag "host-like: $cgroups cgroups, $dying dying, $tasks tasks"
 
 # run_helper NAME WANT COMMAND...: COMMAND's TAP, numbered into this
-# suite's, then a check of the run itself: exit 0, a plan, as many results
-# as planned and as WANT says (so that a helper stopping before its plan is
-# caught too). Its stderr is shown as diagnostics.
+# suite's (tap_relay: a plan, as many results as planned, exit 0), and as
+# many results as WANT says, so that a helper stopping before its plan is
+# caught too. Its stderr is shown as diagnostics.
 run_helper() {
 	_hname=$1
 	_hwant=$2
 	shift 2
 	"$@" > "$TMP/$_hname.out" 2> "$TMP/$_hname.err"
-	_hrc=$?
-	_hn=0
-	_hplan=
-	while IFS= read -r line; do
-		case $line in
-		"ok "*) _hn=$((_hn + 1)); tap_ok "${line#ok [0-9]* }" ;;
-		"not ok "*) _hn=$((_hn + 1)); tap_fail "${line#not ok [0-9]* }" ;;
-		1..*) _hplan=${line#1..} ;;
-		"#"*) echo "$line" ;;
-		*) tap_diag "$line" ;;
-		esac
-	done < "$TMP/$_hname.out"
-	_hwhy=
-	[ "$_hrc" = 0 ] || _hwhy="exit $_hrc"
-	if [ -z "$_hplan" ]; then
-		_hwhy="${_hwhy:+$_hwhy, }no plan"
-	elif [ "$_hplan" != "$_hn" ]; then
-		_hwhy="${_hwhy:+$_hwhy, }plan 1..$_hplan for $_hn results"
-	fi
-	[ "$_hn" = "$_hwant" ] || _hwhy="${_hwhy:+$_hwhy, }$_hn results of $_hwant"
-	if [ -z "$_hwhy" ]; then
-		tap_ok "hostlike $_hname: ran to its end ($_hn results, exit 0)"
-	else
-		tap_fail "hostlike $_hname: ran to its end ($_hwhy)"
-	fi
+	tap_relay "" "$TMP/$_hname.out" $?
+	_hbad=$?
 	[ -s "$TMP/$_hname.err" ] && sed 's/^/# stderr: /' "$TMP/$_hname.err"
-	[ -z "$_hwhy" ]
+	tap_eq "hostlike $_hname: all $_hwant of its results" "$TAP_RELAYED" "$_hwant" && [ $_hbad -eq 0 ]
 }
 
-# -- the walkers on the host --
 run_helper check 10 "$HELPER" check "$TMP/names"
 
 # -- and inside the container, from one of its cgroups --

@@ -43,6 +43,7 @@
 #include <bpf/libbpf.h>
 #include "iterkit_defs.h"
 #include "../kselftest/cgroupfs.h"
+#include "../kselftest/prog_run.h"
 #include "../kselftest/procfs.h"
 #include "task_rec.h"
 #include "kit_task_walks.skel.h"
@@ -241,10 +242,10 @@ static int has_id(const unsigned long long *ids, int n, unsigned long long id)
 /* Test runs that failed or whose program returned non-zero, so far. */
 static int run_failures;
 
-static int run(struct bpf_program *prog, unsigned int flags, int cpu)
+/* A test run (on @cpu, or here for -1) that reports what went wrong. */
+static int run(struct bpf_program *prog, int cpu)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = flags, .cpu = cpu);
-	int ret = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) ? -errno : (int)opts.retval;
+	int ret = kit_prog_run_on(prog, cpu);
 
 	if (ret && run_failures++ < 5)
 		diag("test run of %s (cpu %d): %d", bpf_program__name(prog), cpu, ret);
@@ -276,13 +277,13 @@ static int cg_lookup(struct kit_cgroup_walks_bpf *skel, unsigned long long id, u
 	cg_reset(skel, id, order);
 	switch (how) {
 	case 0:
-		ret = run(skel->progs.errors, 0, 0);
+		ret = run(skel->progs.errors, -1);
 		break;
 	case 1:
-		ret = run(skel->progs.errors_irq, 0, 0);
+		ret = run(skel->progs.errors_irq, -1);
 		break;
 	default:
-		ret = run(skel->progs.errors_irq, BPF_F_TEST_RUN_ON_CPU, cpu);
+		ret = run(skel->progs.errors_irq, cpu);
 		break;
 	}
 	return ret ? NOT_RUN : skel->bss->kit_ret;
@@ -325,7 +326,7 @@ static void check_tasks(char names[][40], int nnames)
 		skel->bss->steps = 0;
 		skel->bss->ker_extra = 0;
 		skel->bss->overflow = 0;
-		failed = run(skel->progs.diff, 0, 0);
+		failed = run(skel->progs.diff, -1);
 		for (i = 0; i < (int)skel->bss->steps; i++)
 			diffs += skel->bss->kit_tids[i] != skel->bss->ker_tids[i];
 		tap(!failed && !skel->bss->kit_ret && !skel->bss->ker_ret && !skel->bss->overflow &&
@@ -341,7 +342,7 @@ static void check_tasks(char names[][40], int nnames)
 	skel->bss->pid = 0;
 	skel->bss->flags = 1;
 	skel->bss->overflow = 0;
-	failed = run(skel->progs.record, 0, 0);
+	failed = run(skel->progs.record, -1);
 	proc_snapshot(&after, true);
 	for (i = 0; i < before.n; i++) {
 		const struct task_info *b = &before.v[i], *a = set_find(&after, b->tid);
@@ -406,7 +407,7 @@ static void check_cgroups(void)
 
 		cg_reset(skel, 0, orders[o]);
 		skel->bss->css_start = ino_of(CG);
-		failed = run(skel->progs.diff, 0, 0);
+		failed = run(skel->progs.diff, -1);
 		for (i = 0; i < (int)skel->bss->kit_n && i < MAX_IDS; i++)
 			diffs += skel->bss->kit_ids[i] != skel->bss->css_ids[i];
 		tap(!failed && !skel->bss->kit_ret && !skel->bss->css_ret && skel->bss->kit_n == skel->bss->css_n &&
@@ -473,7 +474,7 @@ static void check_cgroups(void)
 		int j, diffs = 0;
 
 		cg_reset(skel, fs[i], i % 2 ? KIT_CGROUP_DESCENDANTS_POST : KIT_CGROUP_ANCESTORS_UP);
-		failed = run(skel->progs.diff_at, 0, 0);
+		failed = run(skel->progs.diff_at, -1);
 		for (j = 0; j < (int)skel->bss->kit_n && j < MAX_IDS; j++)
 			diffs += skel->bss->kit_ids[j] != skel->bss->css_ids[j];
 		if (failed || skel->bss->kit_ret || skel->bss->css_ret ||

@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "lifecycle.skel.h"
+#include "../kselftest/prog_run.h"
 
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -22,7 +23,6 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 
 int main(void)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	struct pollfd pfd = { .fd = 0, .events = POLLIN };
 	struct lifecycle_bpf *skel;
 	unsigned long long bad;
@@ -41,8 +41,10 @@ int main(void)
 	printf("running\n");
 	fflush(stdout);
 	do {
-		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.run), &opts)) {
-			printf("run failed: %s\n", strerror(errno));
+		int ret = kit_prog_run(skel->progs.run);
+
+		if (ret < 0) {
+			printf("run failed: %s\n", strerror(-ret));
 			lifecycle_bpf__destroy(skel);
 			return 1;
 		}

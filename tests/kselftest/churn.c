@@ -32,6 +32,7 @@
 #include <bpf/libbpf.h>
 #include "iterkit_defs.h"
 #include "harness.h"
+#include "prog_run.h"
 #include "kmsg.h"
 #include "cgroupfs.h"
 #include "../helpers/churn_counters.h"
@@ -227,19 +228,13 @@ static void cgroup_churner(void)
 
 /* ---- walkers ---- */
 
+/* A walk in a sleepable program here, or in a raw_tp one on @other_cpu. */
 static int run_walk(struct churn_bpf *skel, int other_cpu)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	struct bpf_program *prog = skel->progs.walk_syscall;
+	int ret = other_cpu >= 0 ? kit_prog_run_on(skel->progs.walk_raw_tp, other_cpu) :
+				   kit_prog_run(skel->progs.walk_syscall);
 
-	if (other_cpu >= 0) {
-		prog = skel->progs.walk_raw_tp;
-		opts.flags = BPF_F_TEST_RUN_ON_CPU;
-		opts.cpu = other_cpu;
-	}
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
-		return -errno;
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 static void fail(struct walker_report *r, const char *fmt, ...)

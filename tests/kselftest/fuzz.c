@@ -34,6 +34,7 @@
 #include <bpf/libbpf.h>
 #include "iterkit_defs.h"
 #include "harness.h"
+#include "prog_run.h"
 #include <linux/types.h>
 #include "kmsg.h"
 #include "park.h"
@@ -376,19 +377,6 @@ static const char *what_name(unsigned int what)
 	return what < sizeof(names) / sizeof(names[0]) ? names[what] : "?";
 }
 
-static int run_on(struct bpf_program *prog, int cpu)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-
-	if (cpu >= 0) {
-		opts.flags = BPF_F_TEST_RUN_ON_CPU;
-		opts.cpu = cpu;
-	}
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
-		return -errno;
-	return opts.retval;
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -537,7 +525,7 @@ TEST_F_TIMEOUT(fuzz, constructors, 3600)
 					     self->skel->progs.fuzz_raw_tp;
 		if (ctx == CTX_IRQ)
 			cpu = 1;
-		err = run_on(prog, cpu);
+		err = kit_prog_run_on(prog, cpu);
 		ASSERT_EQ(0, err) TH_LOG("run %llu (%s) failed", runs, ctx_name[ctx]);
 		if (ctx == CTX_IRQ)
 			ASSERT_EQ(1, self->skel->bss->last_cpu) TH_LOG("the irq run did not run on CPU 1");

@@ -27,6 +27,7 @@
 #pragma GCC diagnostic ignored "-Wclobbered"
 #include "iterkit_defs.h"
 #include "harness.h"
+#include "prog_run.h"
 #include "kmsg.h"
 #include "cgroupfs.h"
 #include "kit_features.h"
@@ -54,15 +55,6 @@ static int build_tree(const char *dir, int depth)
 			return -1;
 	}
 	return 0;
-}
-
-static int run(struct kit_cgroup_walks_bpf *skel, struct bpf_program *prog)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
-		return -errno;
-	return opts.retval;
 }
 
 static void reset(struct kit_cgroup_walks_bpf *skel)
@@ -97,7 +89,7 @@ static int kit_walk(struct kit_cgroup_walks_bpf *skel, unsigned long long id, un
 	reset(skel);
 	skel->bss->kit_start = id;
 	skel->bss->order = order;
-	if (run(skel, skel->progs.errors))
+	if (kit_prog_run(skel->progs.errors))
 		return 9999;
 	return skel->bss->kit_ret;
 }
@@ -144,7 +136,7 @@ static void diff_check(struct __test_metadata *_metadata, struct kit_cgroup_walk
 	skel->bss->kit_start = as_zero ? 0 : id;
 	skel->bss->css_start = id;
 	skel->bss->order = order;
-	ASSERT_EQ(0, run(skel, skel->progs.diff));
+	ASSERT_EQ(0, kit_prog_run(skel->progs.diff));
 	ASSERT_EQ(0, skel->bss->kit_ret);
 	ASSERT_EQ(0, skel->bss->css_ret);
 	n = skel->bss->kit_n;
@@ -222,13 +214,11 @@ TEST_F(walks, self_only_match_cgroupfs)
 static int kit_walk_irq(struct kit_cgroup_walks_bpf *skel, unsigned long long id,
 			unsigned int order, int cpu)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
-
 	reset(skel);
 	skel->bss->kit_start = id;
 	skel->bss->order = order;
 	skel->bss->ran_cpu = ~0u;
-	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.errors_irq), &opts))
+	if (kit_prog_run_on(skel->progs.errors_irq, cpu) < 0)
 		return 9999;
 	if (skel->bss->ran_cpu != (unsigned int)cpu)
 		return 9998;
@@ -259,12 +249,10 @@ static int collect_dirs(const char *dir, char paths[][512], int n, int max)
 static int kit_walk_nopreempt(struct kit_cgroup_walks_bpf *skel, unsigned long long id,
 			      unsigned int order)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-
 	reset(skel);
 	skel->bss->kit_start = id;
 	skel->bss->order = order;
-	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.errors_irq), &opts))
+	if (kit_prog_run(skel->progs.errors_irq) < 0)
 		return 9999;
 	return skel->bss->kit_ret;
 }
@@ -447,7 +435,7 @@ TEST_F(walks, at_matches_id)
 			self->skel->bss->kit_start = s ? ino_of(starts[s]) : 0;
 			self->skel->bss->css_start = ino_of(starts[s]);
 			self->skel->bss->order = o;
-			ASSERT_EQ(0, run(self->skel, self->skel->progs.diff_at));
+			ASSERT_EQ(0, kit_prog_run(self->skel->progs.diff_at));
 			ASSERT_EQ(0, self->skel->bss->kit_ret);
 			ASSERT_EQ(0, self->skel->bss->css_ret) TH_LOG("%s order %u", starts[s], o);
 			n = self->skel->bss->kit_n;
@@ -466,7 +454,7 @@ TEST_F(walks, at_matches_id)
 		self->skel->bss->kit_start = ino_of(TREE);
 		self->skel->bss->css_start = ino_of(TREE);
 		self->skel->bss->order = bad[o];
-		ASSERT_EQ(0, run(self->skel, self->skel->progs.diff_at));
+		ASSERT_EQ(0, kit_prog_run(self->skel->progs.diff_at));
 		EXPECT_EQ(-EINVAL, self->skel->bss->css_ret) TH_LOG("order %u", bad[o]);
 		EXPECT_EQ(0, self->skel->bss->css_n);
 		EXPECT_EQ(0, self->skel->bss->after_drain);
@@ -476,7 +464,6 @@ TEST_F(walks, at_matches_id)
 /* From a raw_tp: the caller's own cgroup as a pointer and as an id, every order. */
 TEST_F(walks, own_cgroup_at_and_id)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	unsigned long long own = ino_of(TREE "/c0/c1/c2");
 	unsigned int o;
 	__u64 i, n;
@@ -485,8 +472,7 @@ TEST_F(walks, own_cgroup_at_and_id)
 	for (o = KIT_CGROUP_SELF_ONLY; o <= KIT_CGROUP_CHILDREN; o++) {
 		reset(self->skel);
 		self->skel->bss->order = o;
-		ASSERT_EQ(0, bpf_prog_test_run_opts(bpf_program__fd(self->skel->progs.own_at),
-						    &opts));
+		ASSERT_LE(0, kit_prog_run(self->skel->progs.own_at));
 		ASSERT_EQ(0, self->skel->bss->kit_ret);
 		ASSERT_EQ(0, self->skel->bss->css_ret);
 		n = self->skel->bss->kit_n;
@@ -598,7 +584,7 @@ TEST_F(walks, rmdir_start_during_walk)
 		self->skel->bss->kit_start = id;
 		self->skel->bss->spins = 2000000;
 		ASSERT_EQ(0, pthread_create(&th, NULL, remove_soon, &r));
-		ASSERT_EQ(0, run(self->skel, self->skel->progs.hold));
+		ASSERT_EQ(0, kit_prog_run(self->skel->progs.hold));
 		pthread_join(th, NULL);
 		EXPECT_EQ(0, r.err);
 		EXPECT_EQ(0, self->skel->bss->kit_ret);
@@ -695,7 +681,7 @@ FIXTURE_SETUP(capped)
 	ASSERT_NE(NULL, self->skel) TH_LOG("loading kit_capped failed");
 	ASSERT_EQ(0, get_max_steps()) TH_LOG("max_steps is not 0 before the test");
 	/* The getters come with iterator arguments; a module built with them has them. */
-	ASSERT_EQ(0, bpf_prog_test_run_opts(bpf_program__fd(self->skel->progs.cgroup_walk), NULL));
+	ASSERT_LE(0, kit_prog_run(self->skel->progs.cgroup_walk));
 	ASSERT_LE(0, kit_feature("ITER_ARGS")) TH_LOG("no features file next to the tests");
 	if (!kit_feature("ITER_ARGS")) {
 		ASSERT_EQ(0, self->skel->bss->have);
@@ -720,12 +706,11 @@ FIXTURE_TEARDOWN(capped)
 static int capped_walk(struct __test_metadata *_metadata, struct kit_capped_bpf *skel,
 		       bool at, unsigned long long id, unsigned int order)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	struct bpf_program *prog = at ? skel->progs.cgroup_at_walk : skel->progs.cgroup_walk;
 
 	skel->bss->cgroup_id = id;
 	skel->bss->order = order;
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts) || opts.retval)
+	if (kit_prog_run(prog))
 		return 9999;
 	if (!skel->bss->have)
 		return 9998;

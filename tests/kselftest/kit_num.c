@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 #include "iterkit_defs.h"
 #include "harness.h"
+#include "prog_run.h"
 #include "num_parity.skel.h"
 
 struct expect {
@@ -72,7 +73,6 @@ FIXTURE_TEARDOWN(num)
 static int run(struct num_parity_bpf *skel, const char *kind, const char *iter,
 	       int start, int end, int fetches, int repeat)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	struct bpf_program *prog;
 	char name[64];
 
@@ -85,9 +85,7 @@ static int run(struct num_parity_bpf *skel, const char *kind, const char *iter,
 	skel->bss->in.end = end;
 	skel->bss->in.fetches = fetches;
 	skel->bss->in.repeat = repeat;
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
-		return -errno;
-	return (int)opts.retval;
+	return kit_prog_run(prog);
 }
 
 #define CHECK_WALK(start, end, fetches) do {					\

@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include "iterkit_defs.h"
 #include "harness.h"
+#include "prog_run.h"
 #include "kmsg.h"
 #include "park.h"
 #include "procfs.h"
@@ -30,15 +31,6 @@
 #include "max_steps.h"
 #include "kit_task_walks.skel.h"
 #include "kit_capped.skel.h"
-
-static int run_prog(struct bpf_program *prog)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
-		return -errno;
-	return (int)opts.retval;
-}
 
 /* ---- differential: kit_task and bpf_iter_task in lock-step ---- */
 
@@ -55,7 +47,7 @@ static void diff_walk(struct __test_metadata *_metadata, int pid, unsigned int f
 	ASSERT_NE(NULL, skel) TH_LOG("loading kit_task_walks failed");
 	skel->bss->pid = pid;
 	skel->bss->flags = flags;
-	ASSERT_EQ(0, run_prog(skel->progs.diff));
+	ASSERT_EQ(0, kit_prog_run(skel->progs.diff));
 	ASSERT_EQ(0, skel->bss->kit_ret);
 	ASSERT_EQ(0, skel->bss->ker_ret);
 	ASSERT_EQ(0, skel->bss->overflow);
@@ -163,7 +155,7 @@ static struct probe_result probe(struct __test_metadata *_metadata, int pid, uns
 	}
 	skel->bss->pid = pid;
 	skel->bss->flags = flags;
-	if (run_prog(skel->progs.probe)) {
+	if (kit_prog_run(skel->progs.probe)) {
 		TH_LOG("running probe failed");
 		r.ret = 1;	/* matches no expectation */
 		kit_task_walks_bpf__destroy(skel);
@@ -541,7 +533,7 @@ TEST_F_TIMEOUT(churn, walk_30s, 600)
 	ASSERT_EQ(0, kmsg_mark(marker)) TH_LOG("writing to /dev/kmsg: %s", strerror(errno));
 
 	/* Threads alive before the churn; the churner adds at most 3 at once. */
-	ASSERT_EQ(0, run_prog(skel->progs.count));
+	ASSERT_EQ(0, kit_prog_run(skel->progs.count));
 	baseline = skel->bss->count_tasks;
 	ASSERT_GT(baseline, 2);
 
@@ -558,7 +550,7 @@ TEST_F_TIMEOUT(churn, walk_30s, 600)
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
-		ASSERT_EQ(0, run_prog(skel->progs.count));
+		ASSERT_EQ(0, kit_prog_run(skel->progs.count));
 		v = skel->bss->count_tasks;
 		walks++;
 		if (v < min)
@@ -602,7 +594,7 @@ FIXTURE_SETUP(capped)
 	ASSERT_NE(NULL, self->skel) TH_LOG("loading kit_capped failed");
 	ASSERT_EQ(0, get_max_steps()) TH_LOG("max_steps is not 0 before the test");
 	/* The getters come with iterator arguments; a module built with them has them. */
-	ASSERT_EQ(0, bpf_prog_test_run_opts(bpf_program__fd(self->skel->progs.task_walk), NULL));
+	ASSERT_LE(0, kit_prog_run(self->skel->progs.task_walk));
 	ASSERT_LE(0, kit_feature("ITER_ARGS")) TH_LOG("no features file next to the tests");
 	if (!kit_feature("ITER_ARGS")) {
 		ASSERT_EQ(0, self->skel->bss->have);
@@ -625,7 +617,7 @@ static int capped_walk(struct __test_metadata *_metadata, struct kit_capped_bpf 
 {
 	skel->bss->pid = pid;
 	skel->bss->flags = flags;
-	if (run_prog(skel->progs.task_walk))
+	if (kit_prog_run(skel->progs.task_walk))
 		return 9999;
 	if (!skel->bss->have)
 		return 9998;

@@ -7,6 +7,7 @@
 #include <bpf/libbpf.h>
 #include "kit_features.h"
 #include "harness.h"
+#include "prog_run.h"
 #include "seq_runtime.skel.h"
 
 FIXTURE(seq) {
@@ -27,15 +28,11 @@ FIXTURE_TEARDOWN(seq)
 static int run(struct seq_runtime_bpf *skel, struct bpf_program *prog, int64_t value, int cnt,
 	       int stop_after)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-
 	memset(&skel->bss->res, 0, sizeof(skel->bss->res));
 	skel->bss->in.value = value;
 	skel->bss->in.cnt = cnt;
 	skel->bss->in.stop_after = stop_after;
-	if (bpf_prog_test_run_opts(bpf_program__fd(prog), &opts))
-		return -errno;
-	return (int)opts.retval;
+	return kit_prog_run(prog);
 }
 
 TEST_F(seq, empty)
