@@ -623,12 +623,32 @@ static void churn(const char *dir, unsigned int seed)
 	}
 }
 
-/* Walks while other processes create and remove cgroups (CGROUP_CHURN_SECS, 30). */
+/* Ids that stand twice among the first n a walk noted (kit_ids keeps MAX_IDS). */
+static int repeated_ids(const __u64 *ids, __u64 n)
+{
+	int repeats = 0;
+	__u64 i, k;
+
+	if (n > MAX_IDS)
+		n = MAX_IDS;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < i; k++)
+			repeats += ids[k] == ids[i];
+	return repeats;
+}
+
+/*
+ * Walks while other processes create and remove cgroups (CGROUP_CHURN_SECS,
+ * 30): each cgroup at most once, and TREE's ancestors, which the churn does
+ * not touch, exactly.
+ */
 TEST_F_TIMEOUT(walks, churn, 900)
 {
 	const char *secs_env = getenv("CGROUP_CHURN_SECS");
 	int secs = secs_env ? atoi(secs_env) : 30;
 	unsigned long long walks = 0, max_n = 0, id = ino_of(TREE);
+	/* TREE, its parent (the root): two cgroups up from TREE. */
+	const __u64 tree_up = 2;
 	unsigned int orders[] = { KIT_CGROUP_DESCENDANTS_PRE, KIT_CGROUP_DESCENDANTS_POST, KIT_CGROUP_CHILDREN, KIT_CGROUP_ANCESTORS_UP };
 	pid_t kids[2];
 	time_t end;
@@ -652,7 +672,9 @@ TEST_F_TIMEOUT(walks, churn, 900)
 		ASSERT_EQ(0, kit_walk(self->skel, walks % 8 ? id : 0, o));
 		n = self->skel->bss->kit_n;
 		EXPECT_GE(n, o == KIT_CGROUP_CHILDREN ? 3 : 1);
-		EXPECT_LE(n, KIT_CGROUP_MAX_STEPS);
+		EXPECT_EQ(0, repeated_ids(self->skel->bss->kit_ids, n)) TH_LOG("order %u", o);
+		if (o == KIT_CGROUP_ANCESTORS_UP)
+			EXPECT_EQ(walks % 8 ? tree_up : 1, n);
 		EXPECT_EQ(0, self->skel->bss->after_drain);
 		if (n > max_n)
 			max_n = n;
