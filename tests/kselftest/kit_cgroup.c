@@ -30,7 +30,6 @@
 #include "prog_run.h"
 #include "kmsg.h"
 #include "cgroupfs.h"
-#include "kit_features.h"
 #include "max_steps.h"
 #include "kit_cgroup_walks.skel.h"
 #include "kit_capped.skel.h"
@@ -701,15 +700,7 @@ FIXTURE_SETUP(capped)
 {
 	self->skel = kit_capped_bpf__open_and_load();
 	ASSERT_NE(NULL, self->skel) TH_LOG("loading kit_capped failed");
-	ASSERT_EQ(0, get_max_steps()) TH_LOG("max_steps is not 0 before the test");
-	/* The getters come with iterator arguments; a module built with them has them. */
-	ASSERT_LE(0, kit_prog_run(self->skel->progs.cgroup_walk));
-	ASSERT_LE(0, kit_feature("ITER_ARGS")) TH_LOG("no features file next to the tests");
-	if (!kit_feature("ITER_ARGS")) {
-		ASSERT_EQ(0, self->skel->bss->have);
-		SKIP(return, "the module was built without __iter arguments (no ITERKIT_ITER_ARGS)");
-	}
-	ASSERT_EQ(1, self->skel->bss->have) TH_LOG("no bpf_iter_kit_cgroup_capped in a module built with ITERKIT_ITER_ARGS");
+	CAPPED_SETUP(self->skel->progs.cgroup_walk, self->skel->bss->have);
 	remove_tree(TREE);
 	ASSERT_EQ(0, wait_no_dying(CG)) TH_LOG("removed cgroups were never released");
 	ASSERT_EQ(0, build_tree(TREE, 4));

@@ -27,7 +27,6 @@
 #include "park.h"
 #include "procfs.h"
 #include "task_rec.h"
-#include "kit_features.h"
 #include "max_steps.h"
 #include "kit_task_walks.skel.h"
 #include "kit_capped.skel.h"
@@ -591,15 +590,7 @@ FIXTURE_SETUP(capped)
 {
 	self->skel = kit_capped_bpf__open_and_load();
 	ASSERT_NE(NULL, self->skel) TH_LOG("loading kit_capped failed");
-	ASSERT_EQ(0, get_max_steps()) TH_LOG("max_steps is not 0 before the test");
-	/* The getters come with iterator arguments; a module built with them has them. */
-	ASSERT_LE(0, kit_prog_run(self->skel->progs.task_walk));
-	ASSERT_LE(0, kit_feature("ITER_ARGS")) TH_LOG("no features file next to the tests");
-	if (!kit_feature("ITER_ARGS")) {
-		ASSERT_EQ(0, self->skel->bss->have);
-		SKIP(return, "the module was built without __iter arguments (no ITERKIT_ITER_ARGS)");
-	}
-	ASSERT_EQ(1, self->skel->bss->have) TH_LOG("no bpf_iter_kit_task_capped in a module built with ITERKIT_ITER_ARGS");
+	CAPPED_SETUP(self->skel->progs.task_walk, self->skel->bss->have);
 }
 
 FIXTURE_TEARDOWN(capped)

@@ -4,6 +4,8 @@
 #define ITERKIT_KSFT_MAX_STEPS_H
 
 #include <stdio.h>
+#include "kit_features.h"
+#include "prog_run.h"
 
 #define MAX_STEPS_PARAM "/sys/module/iterkit/parameters/max_steps"
 
@@ -32,5 +34,23 @@ static inline long get_max_steps(void)
 	fclose(f);
 	return got == 1 ? (long)n : -1;
 }
+
+/*
+ * The start of a test of the _capped() getters (in a fixture's setup):
+ * max_steps must be 0, and @prog (a walk that sets @have when the getter
+ * exists) runs once. A module built with iterator arguments
+ * (ITERKIT_ITER_ARGS) must have the getter; one built without them has
+ * none, and the test is skipped.
+ */
+#define CAPPED_SETUP(prog, have) do {						\
+	ASSERT_EQ(0, get_max_steps()) TH_LOG("max_steps is not 0 before the test"); \
+	ASSERT_LE(0, kit_prog_run(prog));					\
+	ASSERT_LE(0, kit_feature("ITER_ARGS")) TH_LOG("no features file next to the tests"); \
+	if (!kit_feature("ITER_ARGS")) {					\
+		ASSERT_EQ(0, have);						\
+		SKIP(return, "the module was built without __iter arguments (no ITERKIT_ITER_ARGS)"); \
+	}									\
+	ASSERT_EQ(1, have) TH_LOG("no _capped() getter in a module built with ITERKIT_ITER_ARGS"); \
+} while (0)
 
 #endif /* ITERKIT_KSFT_MAX_STEPS_H */
