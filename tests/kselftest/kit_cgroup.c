@@ -63,6 +63,7 @@ static void reset(struct kit_cgroup_walks_bpf *skel)
 	skel->bss->after_drain = 0;
 	skel->bss->held_level = 0;
 	skel->bss->held_id = 0;
+	skel->bss->hold_open = 0;
 	memset(skel->bss->kit_ids, 0, sizeof(skel->bss->kit_ids));
 	memset(skel->bss->css_ids, 0, sizeof(skel->bss->css_ids));
 }
@@ -549,14 +550,19 @@ TEST_F(walks, start_reference_balanced)
 
 struct remover {
 	const char *dir;
-	int err;
+	const __u32 *open;	/* set by the program once its walk is open */
+	int err, waited;	/* rmdir's errno; whether the walk was seen open */
 };
 
-static void *remove_soon(void *arg)
+/* Removes dir once the walk is open (or after 10 s, which the test reports). */
+static void *remove_when_open(void *arg)
 {
 	struct remover *r = arg;
+	int i;
 
-	usleep(20000);
+	for (i = 0; i < 100000 && !__atomic_load_n(r->open, __ATOMIC_ACQUIRE); i++)
+		usleep(100);
+	r->waited = __atomic_load_n(r->open, __ATOMIC_ACQUIRE);
 	r->err = rmdir(r->dir) ? errno : 0;
 	return NULL;
 }
@@ -570,7 +576,7 @@ static void *remove_soon(void *arg)
  */
 TEST_F(walks, rmdir_start_during_walk)
 {
-	struct remover r = { .dir = TREE "/held" };
+	struct remover r = { .dir = TREE "/held", .open = &self->skel->bss->hold_open };
 	unsigned long long id;
 	pthread_t th;
 	int rounds;
@@ -582,9 +588,10 @@ TEST_F(walks, rmdir_start_during_walk)
 		reset(self->skel);
 		self->skel->bss->kit_start = id;
 		self->skel->bss->spins = 2000000;
-		ASSERT_EQ(0, pthread_create(&th, NULL, remove_soon, &r));
+		ASSERT_EQ(0, pthread_create(&th, NULL, remove_when_open, &r));
 		ASSERT_EQ(0, kit_prog_run(self->skel->progs.hold));
 		pthread_join(th, NULL);
+		EXPECT_EQ(1, r.waited) TH_LOG("the walk never showed it was open");
 		EXPECT_EQ(0, r.err);
 		EXPECT_EQ(0, self->skel->bss->kit_ret);
 		EXPECT_EQ(id, self->skel->bss->held_id);

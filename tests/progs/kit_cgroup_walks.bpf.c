@@ -31,6 +31,7 @@ __u32 kit_flags[MAX_IDS];	/* out: errors/errors_irq: each cgroup's self css flag
 __u64 after_drain;		/* out: non-NULL next() results after the first NULL */
 __u32 held_level;		/* out: hold: start's level read at the end */
 __u64 held_id;			/* out: hold: start's id read at the end */
+__u32 hold_open;		/* out: hold: its walk is open (a remover waits for it) */
 
 static void note(__u64 *ids, __u64 *n, __u64 id)
 {
@@ -192,6 +193,7 @@ int hold(void *ctx)
 	kit_ret = bpf_iter_kit_cgroup_new(&it, kit_start, KIT_CGROUP_SELF_ONLY);
 	cg = bpf_iter_kit_cgroup_next(&it);
 	if (cg) {
+		*(volatile __u32 *)&hold_open = 1;
 		kit_repeat(spins)
 			kit_n++;
 		held_level = BPF_CORE_READ(cg, level);
