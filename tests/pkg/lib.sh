@@ -186,6 +186,22 @@ only_headers() {
 		grep -v -e '$3' -e common) > /dev/null 2>&1"
 }
 
+# pc_check LABEL [PREFIX...]: the installed iterkit.pc as pkg-config reads
+# it where PREFIX runs (nothing: this host; in_root ROOT OVERLAY: a build
+# root): VERSION's version, the headers' directory, and the headers found
+# with its Cflags (pkg-config leaves out /usr/include, which the compiler
+# searches anyway).
+pc_check() {
+	local label=$1
+	shift
+	tap_eq "$label: pkg-config --modversion iterkit is VERSION's" "$("$@" pkg-config --modversion iterkit 2>&1)" "$ver"
+	tap_contains "$label: its Cflags name /usr/include" \
+		"$("$@" env PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 pkg-config --cflags iterkit 2>&1)" "-I/usr/include"
+	tap_check "$label: <iterkit/iterkit.bpf.h> and <iterkit/iterkit_defs.h> found with pkg-config --cflags iterkit" \
+		"$@" sh -c "printf '#if !__has_include(<iterkit/iterkit.bpf.h>) || !__has_include(<iterkit/iterkit_defs.h>)\n#error\n#endif\n' |
+			clang -target bpf \$(pkg-config --cflags iterkit) -E -x c - > /dev/null"
+}
+
 # examples_check LABEL KVER KO TREE DIR [PREFIX...]: what a user of the
 # installed iterkit-dev does: copies each example out of
 # /usr/share/doc/iterkit-dev/examples, runs `make KVER=<kver>` in the copy

@@ -5,7 +5,8 @@
 # - the .debs and RPMs build there with dpkg-buildpackage and rpmbuild,
 #   without /sys mounted, and lintian and rpmlint are clean;
 # - `apt install` of both .debs with 7.3.4 headers present builds and
-#   installs the module for 7.3.4; installing 7.2.12's headers afterwards
+#   installs the module for 7.3.4, and pkg-config finds iterkit-dev's
+#   headers; installing 7.2.12's headers afterwards
 #   builds it for 7.2.12 through dkms's kernel hook;
 # - on 7.2.12 the build's BTF check is what keeps a module whose walkers
 #   could not load out: without the second dedup pass dkms fails;
@@ -53,6 +54,8 @@ st=$(in_root $root "$ov" dkms status iterkit)
 tap_contains "dkms 3.2 built and installed it for $k73" "$st" "iterkit/$ver, $k73, x86_64: installed"
 log73=$(in_root $root "$ov" sh -c "cat /var/lib/dkms/iterkit/$ver/$k73/x86_64/log/make.log 2>/dev/null || cat /var/lib/dkms/iterkit/$ver/build/make.log")
 tap_contains "the build said which BTF base it used" "$log73" "BTF base: /lib/modules/$k73/build/vmlinux (headers)"
+
+pc_check "trixie, iterkit-dev installed" in_root $root "$ov"
 
 # -- another kernel's headers: built through dkms's kernel hook --
 in_root $root "$ov" apt-get -o DPkg::Lock::Timeout=600 -y -q install "linux-headers-$k72" > "$src/install72.log" 2>&1
