@@ -90,7 +90,7 @@ KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/se
 DKMS_FILES := VERSION Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
 	$(wildcard module/*.h) bpf/iterkit_defs.h scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
-.PHONY: all module loader pkgconfig tests test-bins examples unit clean demo check check-debug check-mutants check-pkg check-release matrix deps deb rpm release modules-debs kmod-image check-fleet bench bench-progs flake-hunt
+.PHONY: all module loader pkgconfig tests test-bins examples loader-examples unit clean demo check check-debug check-mutants check-pkg check-release matrix deps deb rpm release modules-debs kmod-image check-fleet bench bench-progs flake-hunt
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -257,6 +257,25 @@ $(BUILD)/tests/examples/.staged: $(wildcard examples/*/* tests/examples/*) \
 	done
 	BPFTOOL=$(BPFTOOL) $(EXAMPLES_STAGE) tests/examples/stage.sh $(BUILD)/user-examples $(BUILD)/tests/examples
 	touch $@
+
+# The Go and Rust loaders of examples/threads (examples/threads-go with
+# cilium/ebpf, examples/threads-rs with libbpf-rs), built from Debian 13's
+# packages in the trixie build root by tests/examples/build-loaders.sh (in
+# $(BUILD)/user-loaders/), made ready for the VM in $(BUILD)/tests/loaders/,
+# with their guest suite (tests/examples/test_loaders.sh). Only a build on
+# this machine for its own architecture makes them; the matrix builds in
+# build roots or for arm64 and leaves them and their suite out.
+ifeq ($(CROSS_TRIPLET)$(ITERKIT_ROOT),)
+tests: $(BUILD)/tests/test_loaders.sh
+endif
+loader-examples: $(BUILD)/tests/test_loaders.sh
+$(BUILD)/tests/test_loaders.sh: tests/examples/test_loaders.sh tests/examples/build-loaders.sh \
+		$(wildcard examples/threads/* examples/threads-go/* examples/threads-rs/* examples/threads-rs/*/*) \
+		examples/threads-rs/.cargo/config.toml $(INSTALLED_HEADERS) $(BUILD)/pkgconfig/iterkit.pc \
+		$(BUILD)/vmlinux.h
+	PKG_CONFIG_PATH=$(CURDIR)/$(BUILD)/pkgconfig VMLINUX_H=$(CURDIR)/$(BUILD)/vmlinux.h \
+		tests/examples/build-loaders.sh $(BUILD)/user-loaders $(BUILD)/tests/loaders
+	cp $< $@
 
 # Broken copies of the module for the life-cycle test: no BTF at all, and
 # BTF the kernel cannot parse. Both must be refused by iterkit's init.
