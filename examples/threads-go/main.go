@@ -9,8 +9,8 @@
 //	threads-go [-n N] [-p] [-v]
 //
 // -n: list the N processes with the most threads (default 10, at most 16);
-// -p: count from /proc even when iterkit is there; -v: the verifier's log
-// when the program is refused.
+// -p: count from /proc even when iterkit is there; -v: why the program
+// could not load (cilium/ebpf's error, the verifier's log).
 // Exit status: 0 counted in the kernel with kit_task; 3 counted from /proc
 // (the iterkit module is not loaded, it has no task walker, or -p); 1 an
 // error (one line on stderr); 2 bad arguments.
@@ -114,6 +114,9 @@ func countInKernel(res *result, verbose bool) (int, error) {
 	coll, err := ebpf.NewCollection(spec)
 	if errors.Is(err, ebpf.ErrNotSupported) {
 		// A kfunc the kernel lacks. The module's BTF tells which case.
+		if verbose {
+			fmt.Fprintf(os.Stderr, "threads-go: %v\n", err)
+		}
 		if _, serr := os.Stat("/sys/kernel/btf/iterkit"); serr != nil {
 			return statusNoModule, nil
 		}
