@@ -13,7 +13,9 @@
 # - the VM boots each kernel with its DKMS-built module and the packaged
 #   loader, and the demo passes;
 # - the examples, copied out of the installed iterkit-dev and built with
-#   trixie's libbpf, clang and bpftool, run in the VM on 7.3.4;
+#   trixie's libbpf, clang and bpftool, run in the VM on 7.3.4, and so do
+#   threads-go and threads-rs built from those copies with Debian 13's Go
+#   and Rust packages (tests/examples/test_loaders.sh);
 # - `apt purge` leaves nothing: dkms status empty, no module, no sources.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/tap.sh
@@ -23,6 +25,10 @@ k73=7.3.4+deb13-cloud-amd64
 k72=7.2.12+deb13-cloud-amd64
 
 why=$(root_prepare $root $k73 $k72) || tap_unavailable "Debian 13 package tests" "$why"
+# shellcheck disable=SC2046
+why=$(pkg_step "the Go and Rust loaders' packages missing in $root" \
+	"$br" install $root $(tests/examples/build-loaders.sh --packages)) ||
+	tap_unavailable "Debian 13 package tests" "$why"
 src=$(src_copy $root)
 
 # -- the packages, built in the root without /sys --
@@ -80,7 +86,7 @@ done
 
 # -- the examples, as a user with the packages builds and runs them --
 lb=$(in_root $root "$ov" pkg-config --modversion libbpf)
-examples_check "examples ($k73, libbpf $lb)" $k73 "$(dkms_ko_in $root "$ov" $k73)" "$src" "$src/examples" \
+EXAMPLES_LOADERS=1 examples_check "examples ($k73, libbpf $lb)" $k73 "$(dkms_ko_in $root "$ov" $k73)" "$src" "$src/examples" \
 	in_root $root "$ov"
 
 # -- without the second dedup pass, dkms fails on 7.2.12 and installs nothing --
