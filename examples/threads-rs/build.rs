@@ -16,7 +16,10 @@ fn main() {
         .args(["-s", "-C", "../threads", ".output/vmlinux.h"])
         .status()
         .expect("cannot run make");
-    assert!(status.success(), "make -C ../threads .output/vmlinux.h failed");
+    assert!(
+        status.success(),
+        "make -C ../threads .output/vmlinux.h failed"
+    );
     let pc = Command::new("pkg-config")
         .args(["--cflags", "iterkit"])
         .output()
@@ -24,7 +27,11 @@ fn main() {
     assert!(pc.status.success(), "pkg-config finds no iterkit: install iterkit-dev (Debian, Ubuntu) or iterkit-devel (Fedora, RHEL)");
 
     let mut args = vec!["-Wall".to_string(), "-I../threads/.output".to_string()];
-    args.extend(String::from_utf8_lossy(&pc.stdout).split_whitespace().map(String::from));
+    args.extend(
+        String::from_utf8_lossy(&pc.stdout)
+            .split_whitespace()
+            .map(String::from),
+    );
     let out = PathBuf::from(env::var_os("OUT_DIR").unwrap()).join("threads.skel.rs");
     SkeletonBuilder::new()
         .source(SRC)

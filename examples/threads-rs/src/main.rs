@@ -73,15 +73,20 @@ fn below(a: &threads_proc, b: &threads_proc) -> bool {
 fn count_from_proc(res: &mut Counts) -> std::io::Result<()> {
     let me = std::process::id();
     for entry in fs::read_dir("/proc")? {
-        let Ok(pid) = entry?.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(pid) = entry?.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
         if pid == me {
             continue;
         }
         // gone since read_dir(), or not what a stat file is
-        let Ok(stat) = fs::read(format!("/proc/{pid}/stat")) else { continue };
-        let (Some(open), Some(shut)) =
-            (stat.iter().position(|&c| c == b'('), stat.iter().rposition(|&c| c == b')'))
-        else {
+        let Ok(stat) = fs::read(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let (Some(open), Some(shut)) = (
+            stat.iter().position(|&c| c == b'('),
+            stat.iter().rposition(|&c| c == b')'),
+        ) else {
             continue;
         };
         // state ppid pgrp session tty tpgid flags ... num_threads (20th field)
@@ -95,13 +100,22 @@ fn count_from_proc(res: &mut Counts) -> std::io::Result<()> {
             res.totals.kthreads += 1;
             continue;
         }
-        let mut p = threads_proc { pid, threads: f[17].parse().unwrap_or(0), ..Default::default() };
-        for (d, &c) in p.comm.iter_mut().zip(&stat[open + 1..shut]).take(TOP_MAX - 1) {
+        let mut p = threads_proc {
+            pid,
+            threads: f[17].parse().unwrap_or(0),
+            ..Default::default()
+        };
+        let room = p.comm.len() - 1; // as the kernel's comm: NUL-terminated
+        for (d, &c) in p.comm.iter_mut().zip(&stat[open + 1..shut]).take(room) {
             *d = c as i8;
         }
         if let Ok(status) = fs::read_to_string(format!("/proc/{pid}/status")) {
             if let Some(uid) = status.lines().find_map(|l| l.strip_prefix("Uid:")) {
-                p.uid = uid.split_whitespace().next().and_then(|u| u.parse().ok()).unwrap_or(0);
+                p.uid = uid
+                    .split_whitespace()
+                    .next()
+                    .and_then(|u| u.parse().ok())
+                    .unwrap_or(0);
             }
         }
         res.totals.procs += 1;
@@ -201,14 +215,30 @@ fn main() {
             std::cmp::Ordering::Equal
         }
     });
-    println!("counted by:  {}", if status == STATUS_COUNTED { "kit_task" } else { "/proc" });
-    println!("user:        {} processes, {} threads", res.totals.procs, res.totals.threads);
+    println!(
+        "counted by:  {}",
+        if status == STATUS_COUNTED {
+            "kit_task"
+        } else {
+            "/proc"
+        }
+    );
+    println!(
+        "user:        {} processes, {} threads",
+        res.totals.procs, res.totals.threads
+    );
     println!("kernel:      {} threads", res.totals.kthreads);
     if top > 0 {
         println!("{:>8} {:>8} {:>8}  comm", "pid", "uid", "threads");
     }
     for p in res.top.iter().take(top).take_while(|p| p.pid != 0) {
-        println!("{:>8} {:>8} {:>8}  {}", p.pid, p.uid, p.threads, escape_comm(&p.comm));
+        println!(
+            "{:>8} {:>8} {:>8}  {}",
+            p.pid,
+            p.uid,
+            p.threads,
+            escape_comm(&p.comm)
+        );
     }
     if status != STATUS_COUNTED {
         exit(EXIT_FROM_PROC);
