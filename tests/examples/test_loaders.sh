@@ -16,6 +16,7 @@
 # - no kernel report meanwhile.
 # Starts and ends with the module loaded.
 . ./tap.sh
+. ./examples.sh
 kmsg_mark test_loaders
 E=/iterkit/tests/examples
 L=/iterkit/tests/loaders
@@ -32,25 +33,9 @@ if [ ! -x $E/threads/threads ] || [ ! -x $L/threads-go/threads-go ] || [ ! -x $L
 	exit 1
 fi
 
-# run CMD...: CMD's stdout in $out, stderr in $err, status in $rc.
-run() {
-	"$@" > /tmp/ld.out 2> /tmp/ld.err
-	rc=$?
-	out=$(cat /tmp/ld.out)
-	err=$(cat /tmp/ld.err)
-}
 # lines OUTPUT: the lines that must agree between loaders and with /proc
 # (the kernel threads come and go: kworkers).
 lines() { printf '%s\n' "$1" | grep -v '^kernel:'; }
-
-unload() {
-	i=0
-	while [ "$(cat /sys/module/iterkit/refcnt 2>/dev/null)" != 0 ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	rmmod iterkit
-}
 
 $E/bin/hold_threads 4 > /tmp/ld-ht.out &
 ht=$!
@@ -104,19 +89,9 @@ if unload; then
 else
 	tap_fail "rmmod iterkit (something still holds the module)"
 fi
-# The module as built for kernels before 6.7: `make tests` builds it (with
-# iterkit-otherversion.ko), the package tests' staging does not.
-NW=/iterkit/tests/iterkit-nowalkers.ko
-if [ -f $NW ] && insmod $NW; then
+if load_nowalkers "no walkers: threads-go and threads-rs fall back"; then
 	without "no walkers" "the iterkit module has no task walker (a kernel before 6.7)"
 	unload || tap_fail "rmmod iterkit-nowalkers.ko"
-elif [ -f $NW ]; then
-	tap_fail "insmod iterkit-nowalkers.ko"
-elif [ -f /iterkit/tests/iterkit-otherversion.ko ]; then
-	tap_fail "no walkers: $NW is missing from a \`make tests\` build, which makes it"
-else
-	tap_skip "no walkers: threads-go and threads-rs fall back" \
-		"no $NW in this build (the package tests build none)"
 fi
 
 kill $ht 2>/dev/null
