@@ -18,7 +18,9 @@
  * when the module, or one of its iterators, is missing.
  *
  * Loaders that cannot link weak kfuncs (cilium/ebpf before 0.14 stops at
- * their STB_WEAK symbols) take programs built with -DITERKIT_STRONG_KFUNCS:
+ * their STB_WEAK symbols; up to 0.22 it links them but spoils
+ * bpf_ksym_exists() of a module's kfunc) take programs built with
+ * -DITERKIT_STRONG_KFUNCS:
  * the kfuncs are then plain externs, a program that calls one the kernel
  * lacks is refused at load, and kit_ksym_exists(), which is
  * bpf_ksym_exists() otherwise, is true in any program that loaded.
