@@ -90,7 +90,7 @@ KSFT_DIR ?= $(or $(ITERKIT_CACHE),/var/cache/iterkit)/linux-src/tools/testing/se
 DKMS_FILES := VERSION Kbuild module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.c)) \
 	$(wildcard module/*.h) bpf/iterkit_defs.h scripts/module.mk scripts/build-module.sh \
 	scripts/pahole-redup.sh scripts/kit-btf.c
-.PHONY: all module loader tests test-bins examples unit clean demo check check-debug check-mutants check-pkg check-release matrix deps deb rpm release modules-debs kmod-image check-fleet bench bench-progs flake-hunt
+.PHONY: all module loader pkgconfig tests test-bins examples loader-examples unit clean demo check check-debug check-mutants check-pkg check-release matrix deps deb rpm release modules-debs kmod-image check-fleet bench bench-progs flake-hunt
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -142,6 +142,21 @@ INSTALLED_HEADERS := $(patsubst bpf/%,$(BUILD)/include/iterkit/%,bpf/iterkit.bpf
 $(BUILD)/include/iterkit/%.h: bpf/%.h
 	@mkdir -p $(@D)
 	cp $< $@
+
+# iterkit.pc: pkg-config's entry for the headers, whose Cflags make
+# <iterkit/iterkit.bpf.h> resolve, with the version of VERSION. `make
+# pkgconfig` makes the installed one (under PREFIX, /usr), which iterkit-dev
+# and iterkit-devel ship; the build tree's names the headers above, for the
+# examples' build (PKG_CONFIG_PATH=$(BUILD)/pkgconfig).
+PREFIX ?= /usr
+PC_SUBST = sed -e 's|@PREFIX@|$(1)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+pkgconfig: $(BUILD)/iterkit.pc
+$(BUILD)/iterkit.pc: packaging/iterkit.pc.in VERSION
+	@mkdir -p $(@D)
+	$(call PC_SUBST,$(PREFIX))
+$(BUILD)/pkgconfig/iterkit.pc: packaging/iterkit.pc.in VERSION
+	@mkdir -p $(@D)
+	$(call PC_SUBST,$(CURDIR)/$(BUILD))
 
 $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wildcard tests/verifier/*.h) \
 		$(BUILD)/vmlinux.h $(EXAMPLES) $(INSTALLED_HEADERS)
@@ -212,33 +227,55 @@ tests: all test-bins $(if $(CROSS_TRIPLET),,unit) $(BUILD)/tests/iterkit-nobtf.k
 test-bins: $(KSFT_BINS) $(HELPER_BINS) $(VERIFIER_OBJS) $(VERIFIER_RUNNER) examples
 
 # The programs of examples/, each copied out of the tree and built by its own
-# Makefile as a user builds it, this tree's header standing in for the
-# installed one (in $(BUILD)/user-examples/), then made ready for the VM
-# (in $(BUILD)/tests/examples/, for tests/guest/test_examples.sh).
+# Makefile as a user builds it, this tree's headers and iterkit.pc standing
+# in for the installed ones (in $(BUILD)/user-examples/), then made ready
+# for the VM (in $(BUILD)/tests/examples/, for tests/guest/test_examples.sh).
 # vmlinux.h comes from the kernel's vmlinux as the examples make it, or
 # else the tree's. A cross build gives them the target's compiler, tracing
 # macros and libbpf (pkg-config in SYSROOT), and the VM the target's
-# bpftool (SYSROOT's, from scripts/sysroot.sh add).
+# bpftool (SYSROOT's, from scripts/sysroot.sh add); as pkg-config puts
+# SYSROOT before every directory it names, the headers' one is also given
+# as INCLUDES there.
 USER_EXAMPLES := $(patsubst examples/%/Makefile,%,$(wildcard examples/*/Makefile))
 ifdef CROSS_TRIPLET
 EXAMPLES_CROSS := ARCH=$(BPF_ARCH) CC=$(CC) CPPFLAGS="$(CROSS_FLAGS)" LDFLAGS="$(CROSS_FLAGS)" \
+	INCLUDES=-I$(CURDIR)/$(BUILD)/include \
 	PKG_CONFIG="env PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) PKG_CONFIG_LIBDIR=$(SYSROOT)/usr/lib/$(MULTIARCH)/pkgconfig:$(SYSROOT)/usr/share/pkgconfig pkg-config"
 EXAMPLES_STAGE := CC="$(CC) $(CROSS_FLAGS)" GUEST_BPFTOOL=$(SYSROOT)/usr/sbin/bpftool
 endif
 examples: $(BUILD)/tests/examples/.staged
 $(BUILD)/tests/examples/.staged: $(wildcard examples/*/* tests/examples/*) \
-		$(INSTALLED_HEADERS) $(BUILD)/vmlinux.h
+		$(INSTALLED_HEADERS) $(BUILD)/pkgconfig/iterkit.pc $(BUILD)/vmlinux.h
 	rm -rf $(BUILD)/user-examples && mkdir -p $(BUILD)/user-examples
 	for e in $(USER_EXAMPLES); do \
 		cmp -s examples/$$e/Makefile examples/minimal/Makefile || \
 			{ echo "examples/$$e/Makefile: every example's Makefile is examples/minimal/Makefile" >&2; exit 1; }; \
 		cp -r examples/$$e $(BUILD)/user-examples/ && \
-		$(MAKE) -C $(BUILD)/user-examples/$$e INCLUDES=-I$(CURDIR)/$(BUILD)/include \
+		PKG_CONFIG_PATH=$(CURDIR)/$(BUILD)/pkgconfig $(MAKE) -C $(BUILD)/user-examples/$$e \
 			CLANG=$(CLANG) BPFTOOL=$(BPFTOOL) $(EXAMPLES_CROSS) $(if $(wildcard $(KDIR)/vmlinux),\
 			VMLINUX_BTF=$(KDIR)/vmlinux,VMLINUX_H=$(CURDIR)/$(BUILD)/vmlinux.h) || exit 1; \
 	done
 	BPFTOOL=$(BPFTOOL) $(EXAMPLES_STAGE) tests/examples/stage.sh $(BUILD)/user-examples $(BUILD)/tests/examples
 	touch $@
+
+# The Go and Rust loaders of examples/threads (examples/threads-go with
+# cilium/ebpf, examples/threads-rs with libbpf-rs), built from Debian 13's
+# packages in the trixie build root by tests/examples/build-loaders.sh (in
+# $(BUILD)/user-loaders/), made ready for the VM in $(BUILD)/tests/loaders/,
+# with their guest suite (tests/examples/test_loaders.sh). Only a build on
+# this machine for its own architecture makes them; the matrix builds in
+# build roots or for arm64 and leaves them and their suite out.
+ifeq ($(CROSS_TRIPLET)$(ITERKIT_ROOT),)
+tests: $(BUILD)/tests/test_loaders.sh
+endif
+loader-examples: $(BUILD)/tests/test_loaders.sh
+$(BUILD)/tests/test_loaders.sh: tests/examples/test_loaders.sh tests/examples/build-loaders.sh \
+		$(wildcard examples/threads/* examples/threads-go/* examples/threads-rs/* examples/threads-rs/*/*) \
+		examples/threads-rs/.cargo/config.toml $(INSTALLED_HEADERS) $(BUILD)/pkgconfig/iterkit.pc \
+		$(BUILD)/vmlinux.h
+	PKG_CONFIG_PATH=$(CURDIR)/$(BUILD)/pkgconfig VMLINUX_H=$(CURDIR)/$(BUILD)/vmlinux.h \
+		tests/examples/build-loaders.sh $(BUILD)/user-loaders $(BUILD)/tests/loaders
+	cp $< $@
 
 # Broken copies of the module for the life-cycle test: no BTF at all, and
 # BTF the kernel cannot parse. Both must be refused by iterkit's init.

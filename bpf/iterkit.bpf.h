@@ -16,6 +16,14 @@
  * (the kernel's vmlinux BTF does not describe them). They are __weak: a
  * program can test bpf_ksym_exists(bpf_iter_kit_task_new) and still load
  * when the module, or one of its iterators, is missing.
+ *
+ * Loaders that cannot link weak kfuncs (cilium/ebpf before 0.14 stops at
+ * their STB_WEAK symbols; up to 0.22 it links them but spoils
+ * bpf_ksym_exists() of a module's kfunc) take programs built with
+ * -DITERKIT_STRONG_KFUNCS:
+ * the kfuncs are then plain externs, a program that calls one the kernel
+ * lacks is refused at load, and kit_ksym_exists(), which is
+ * bpf_ksym_exists() otherwise, is true in any program that loaded.
  */
 #ifndef __ITERKIT_BPF_H
 #define __ITERKIT_BPF_H
@@ -32,6 +40,14 @@
 
 #ifndef __ksym
 #error "include <bpf/bpf_helpers.h> before iterkit.bpf.h"
+#endif
+
+#ifdef ITERKIT_STRONG_KFUNCS
+#define __kit_kfunc __ksym
+#define kit_ksym_exists(sym) 1
+#else
+#define __kit_kfunc __ksym __weak
+#define kit_ksym_exists(sym) bpf_ksym_exists(sym)
 #endif
 
 /* Iterator state lives on the program's stack; only its size matters here. */
@@ -60,32 +76,32 @@ struct bpf_iter_kit_cgroup_at {
 /* kit_num: yields start, start + 1, ..., end - 1 (at most KIT_NUM_MAX_RANGE
  * values). -EINVAL when start > end, -E2BIG when the range is longer.
  */
-extern int bpf_iter_kit_num_new(struct bpf_iter_kit_num *it, int start, int end) __ksym __weak;
-extern int *bpf_iter_kit_num_next(struct bpf_iter_kit_num *it) __ksym __weak;
-extern void bpf_iter_kit_num_destroy(struct bpf_iter_kit_num *it) __ksym __weak;
+extern int bpf_iter_kit_num_new(struct bpf_iter_kit_num *it, int start, int end) __kit_kfunc;
+extern int *bpf_iter_kit_num_next(struct bpf_iter_kit_num *it) __kit_kfunc;
+extern void bpf_iter_kit_num_destroy(struct bpf_iter_kit_num *it) __kit_kfunc;
 
 /* testmod_seq: hands out a pointer to value, cnt times; -EINVAL when cnt < 0. */
-extern int bpf_iter_testmod_seq_new(struct bpf_iter_testmod_seq *it, __s64 value, int cnt) __ksym __weak;
-extern __s64 *bpf_iter_testmod_seq_next(struct bpf_iter_testmod_seq *it) __ksym __weak;
-extern void bpf_iter_testmod_seq_destroy(struct bpf_iter_testmod_seq *it) __ksym __weak;
+extern int bpf_iter_testmod_seq_new(struct bpf_iter_testmod_seq *it, __s64 value, int cnt) __kit_kfunc;
+extern __s64 *bpf_iter_testmod_seq_next(struct bpf_iter_testmod_seq *it) __kit_kfunc;
+extern void bpf_iter_testmod_seq_destroy(struct bpf_iter_testmod_seq *it) __kit_kfunc;
 /* Linux 6.12+: reads a live testmod_seq iterator from outside the loop. */
-extern __s64 bpf_iter_testmod_seq_value(int val, struct bpf_iter_testmod_seq *it__iter) __ksym __weak;
+extern __s64 bpf_iter_testmod_seq_value(int val, struct bpf_iter_testmod_seq *it__iter) __kit_kfunc;
 
 /* kit_task: walks tasks inside one RCU read-side section (Linux 6.7+).
  * -EINVAL for bad flags or pid, -ESRCH when the process does not exist.
  */
-extern int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid, unsigned int flags) __ksym __weak;
-extern struct task_struct *bpf_iter_kit_task_next(struct bpf_iter_kit_task *it) __ksym __weak;
-extern void bpf_iter_kit_task_destroy(struct bpf_iter_kit_task *it) __ksym __weak;
+extern int bpf_iter_kit_task_new(struct bpf_iter_kit_task *it, int pid, unsigned int flags) __kit_kfunc;
+extern struct task_struct *bpf_iter_kit_task_next(struct bpf_iter_kit_task *it) __kit_kfunc;
+extern void bpf_iter_kit_task_destroy(struct bpf_iter_kit_task *it) __kit_kfunc;
 
 /* kit_cgroup: walks cgroup v2 from cgroup_id (0: the root), in a KIT_CGROUP_*
  * order. -ENOENT when the cgroup does not exist, -EINVAL for a bad order,
  * -E2BIG when a lock-free lookup (not preemptible, or PREEMPT_RT) used up
  * its budget before finding the id. Linux 6.7+.
  */
-extern int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it, __u64 cgroup_id, unsigned int order) __ksym __weak;
-extern struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *it) __ksym __weak;
-extern void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it) __ksym __weak;
+extern int bpf_iter_kit_cgroup_new(struct bpf_iter_kit_cgroup *it, __u64 cgroup_id, unsigned int order) __kit_kfunc;
+extern struct cgroup *bpf_iter_kit_cgroup_next(struct bpf_iter_kit_cgroup *it) __kit_kfunc;
+extern void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it) __kit_kfunc;
 
 /* kit_cgroup_at: the same walks from a cgroup pointer the program holds,
  * trusted or RCU-protected (e.g. bpf_get_current_task_btf()->cgroups->dfl_cgrp),
@@ -93,22 +109,22 @@ extern void bpf_iter_kit_cgroup_destroy(struct bpf_iter_kit_cgroup *it) __ksym _
  * the verifier).
  */
 extern int bpf_iter_kit_cgroup_at_new(struct bpf_iter_kit_cgroup_at *it, struct cgroup *start,
-				      unsigned int order) __ksym __weak;
-extern struct cgroup *bpf_iter_kit_cgroup_at_next(struct bpf_iter_kit_cgroup_at *it) __ksym __weak;
-extern void bpf_iter_kit_cgroup_at_destroy(struct bpf_iter_kit_cgroup_at *it) __ksym __weak;
+				      unsigned int order) __kit_kfunc;
+extern struct cgroup *bpf_iter_kit_cgroup_at_next(struct bpf_iter_kit_cgroup_at *it) __kit_kfunc;
+extern void bpf_iter_kit_cgroup_at_destroy(struct bpf_iter_kit_cgroup_at *it) __kit_kfunc;
 
 /* Linux 6.12+ (a live iterator as argument): 1 once next() has returned
  * NULL because the walk reached its cap (the built-in one, or the module's
  * max_steps parameter) with elements left: the walk was truncated. 0 while
  * the walk runs, after a complete walk, and when new() failed.
  */
-extern int bpf_iter_kit_task_capped(struct bpf_iter_kit_task *it__iter) __ksym __weak;
-extern int bpf_iter_kit_cgroup_capped(struct bpf_iter_kit_cgroup *it__iter) __ksym __weak;
-extern int bpf_iter_kit_cgroup_at_capped(struct bpf_iter_kit_cgroup_at *it__iter) __ksym __weak;
+extern int bpf_iter_kit_task_capped(struct bpf_iter_kit_task *it__iter) __kit_kfunc;
+extern int bpf_iter_kit_cgroup_capped(struct bpf_iter_kit_cgroup *it__iter) __kit_kfunc;
+extern int bpf_iter_kit_cgroup_at_capped(struct bpf_iter_kit_cgroup_at *it__iter) __kit_kfunc;
 
 /* RCU read-side section for sleepable programs (the walkers need one). */
-extern void bpf_rcu_read_lock(void) __ksym __weak;
-extern void bpf_rcu_read_unlock(void) __ksym __weak;
+extern void bpf_rcu_read_lock(void) __kit_kfunc;
+extern void bpf_rcu_read_unlock(void) __kit_kfunc;
 
 /*
  * bpf_for_each(type, cur, args...): libbpf >= 1.2 has it; this is the same

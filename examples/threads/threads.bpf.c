@@ -4,12 +4,18 @@
  * with the most threads, from one kit_task walk in a SEC("syscall")
  * program.
  *
+ * The process that runs it (the loader) is left out: a Go loader has a
+ * varying number of runtime threads, and every loader of this program
+ * (threads.c, ../threads-go, ../threads-rs) prints the same counts.
+ *
  * iterkit's kfuncs are declared __weak, so this object loads whether the
  * module is there or not: libbpf resolves a kfunc it cannot find to 0, and
- * bpf_ksym_exists() tells the two cases apart at run time. The verifier
- * sees the constant and never walks the code behind the guard, so calls
- * to missing kfuncs are no error as long as they cannot be reached. The
- * loader reads `status` and falls back to /proc when it must.
+ * kit_ksym_exists() (bpf_ksym_exists()) tells the two cases apart at run
+ * time. The verifier sees the constant and never walks the code behind the
+ * guard, so calls to missing kfuncs are no error as long as they cannot be
+ * reached. The loader reads `status` and falls back to /proc when it must.
+ * Built with -DITERKIT_STRONG_KFUNCS (for cilium/ebpf 0.11, ../threads-go)
+ * the guards are always true, and without the module the load fails.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -32,13 +38,14 @@ static bool below(__u32 a_threads, __u32 a_pid, __u32 b_threads, __u32 b_pid)
 SEC("syscall")
 int count_threads(void *ctx)
 {
+	__u32 self = bpf_get_current_pid_tgid() >> 32;
 	struct task_struct *t;
 
-	if (!bpf_ksym_exists(bpf_iter_kit_num_new)) {
+	if (!kit_ksym_exists(bpf_iter_kit_num_new)) {
 		status = THREADS_NO_MODULE;
 		return 0;
 	}
-	if (!bpf_ksym_exists(bpf_iter_kit_task_new)) {
+	if (!kit_ksym_exists(bpf_iter_kit_task_new)) {
 		status = THREADS_NO_WALKERS;
 		return 0;
 	}
@@ -50,7 +57,7 @@ int count_threads(void *ctx)
 		__u32 pid = t->pid;
 		int i, last = 0;
 
-		if (!pid)		/* the idle task */
+		if (!pid || pid == self)	/* the idle task, the loader */
 			continue;
 		if (t->flags & PF_KTHREAD) {
 			totals.kthreads++;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * threads: how many user processes and threads, and kernel threads, run
- * now, and which processes have the most threads. Counted in the kernel
- * by threads.bpf.c with iterkit's kit_task; where iterkit cannot do it,
- * read from /proc instead, with one line on stderr saying why.
+ * now, and which processes have the most threads (threads itself left
+ * out). Counted in the kernel by threads.bpf.c with iterkit's kit_task;
+ * where iterkit cannot do it, read from /proc instead, with one line on
+ * stderr saying why.
  *
  *   threads [-n N] [-p] [-v]
  *
@@ -109,6 +110,7 @@ static int count_in_kernel(struct result *res)
 static int count_from_proc(struct result *res)
 {
 	DIR *d = opendir("/proc");
+	unsigned int self = getpid();
 	struct dirent *e;
 
 	if (!d) {
@@ -126,6 +128,8 @@ static int count_from_proc(struct result *res)
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
 		p.pid = strtoul(e->d_name, NULL, 10);
+		if (p.pid == self)
+			continue;
 		snprintf(path, sizeof(path), "/proc/%u/stat", p.pid);
 		f = fopen(path, "r");
 		if (!f)

@@ -18,6 +18,8 @@ rm -rf "$vm"
 mkdir -p "$vm/bin" "$vm/lib"
 for d in "$built"/*/; do
 	n=$(basename "$d")
+	# Only the examples their Makefile builds (not threads-go, threads-rs).
+	[ -f "$d/Makefile" ] || continue
 	[ -x "$d/$n" ] || { echo "stage.sh: $d$n was not built" >&2; exit 1; }
 	mkdir -p "$vm/$n"
 	cp "$d/$n" "$d/.output/$n.bpf.o" "$vm/$n/"

@@ -15,6 +15,7 @@
 # - no kernel report meanwhile.
 # Starts and ends with the module loaded.
 . ./tap.sh
+. ./examples.sh
 kmsg_mark test_examples
 E=/iterkit/tests/examples
 export LD_LIBRARY_PATH=$E/lib
@@ -24,25 +25,6 @@ if [ ! -x $E/minimal/minimal ] || [ ! -x $E/cgtop/cgtop ] || [ ! -x $E/threads/t
 	tap_done
 	exit 1
 fi
-
-# run NAME CMD...: CMD's stdout in $out, stderr in $err, status in $rc.
-run() {
-	"$@" > /tmp/ex.out 2> /tmp/ex.err
-	rc=$?
-	out=$(cat /tmp/ex.out)
-	err=$(cat /tmp/ex.err)
-}
-
-# unload: rmmod iterkit once nothing holds it. A BPF program that used its
-# kfuncs drops its reference after an RCU grace period, not at exit.
-unload() {
-	i=0
-	while [ "$(cat /sys/module/iterkit/refcnt 2>/dev/null)" != 0 ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	rmmod iterkit
-}
 
 # -- minimal --
 run $E/minimal/minimal
@@ -179,11 +161,7 @@ else
 fi
 
 # -- the module without its walkers (as built for kernels before 6.7) --
-# `make tests` builds it, with iterkit-otherversion.ko; check-debug's build
-# (test-bins) and the package tests' staging make neither, so only there
-# may it be missing.
-NW=/iterkit/tests/iterkit-nowalkers.ko
-if [ -f $NW ] && insmod $NW; then
+if load_nowalkers "no walkers: threads falls back, minimal runs"; then
 	run $E/threads/threads
 	tap_eq "no walkers: threads exits 3" "$rc" 3
 	tap_eq "no walkers: threads says why" "$err" \
@@ -191,13 +169,6 @@ if [ -f $NW ] && insmod $NW; then
 	run $E/minimal/minimal
 	tap_contains "no walkers: minimal still runs" "$out" "kit_num [0, 10): 10 values, sum 45"
 	unload || tap_fail "rmmod iterkit-nowalkers.ko"
-elif [ -f $NW ]; then
-	tap_fail "insmod iterkit-nowalkers.ko"
-elif [ -f /iterkit/tests/iterkit-otherversion.ko ]; then
-	tap_fail "no walkers: $NW is missing from a \`make tests\` build, which makes it"
-else
-	tap_skip "no walkers: threads falls back, minimal runs" \
-		"no $NW in this build (check-debug and the package tests build none)"
 fi
 grep -q '^iterkit ' /proc/modules || insmod /iterkit/iterkit.ko
 tap_log_clean "kernel log clean" test_examples

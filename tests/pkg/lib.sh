@@ -186,6 +186,22 @@ only_headers() {
 		grep -v -e '$3' -e common) > /dev/null 2>&1"
 }
 
+# pc_check LABEL [PREFIX...]: the installed iterkit.pc as pkg-config reads
+# it where PREFIX runs (nothing: this host; in_root ROOT OVERLAY: a build
+# root): VERSION's version, the headers' directory, and the headers found
+# with its Cflags (pkg-config leaves out /usr/include, which the compiler
+# searches anyway).
+pc_check() {
+	local label=$1
+	shift
+	tap_eq "$label: pkg-config --modversion iterkit is VERSION's" "$("$@" pkg-config --modversion iterkit 2>&1)" "$ver"
+	tap_contains "$label: its Cflags name /usr/include" \
+		"$("$@" env PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 pkg-config --cflags iterkit 2>&1)" "-I/usr/include"
+	tap_check "$label: <iterkit/iterkit.bpf.h> and <iterkit/iterkit_defs.h> found with pkg-config --cflags iterkit" \
+		"$@" sh -c "printf '#if !__has_include(<iterkit/iterkit.bpf.h>) || !__has_include(<iterkit/iterkit_defs.h>)\n#error\n#endif\n' |
+			clang -target bpf \$(pkg-config --cflags iterkit) -E -x c - > /dev/null"
+}
+
 # examples_check LABEL KVER KO TREE DIR [PREFIX...]: what a user of the
 # installed iterkit-dev does: copies each example out of
 # /usr/share/doc/iterkit-dev/examples, runs `make KVER=<kver>` in the copy
@@ -193,9 +209,12 @@ only_headers() {
 # DKMS-built KO and tests/guest/test_examples.sh runs the programs. PREFIX
 # runs a command where the packages are installed (nothing: this host;
 # in_root ROOT OVERLAY: a build root). TREE holds the test scripts; DIR,
-# the copies, must be seen at the same path by the host and PREFIX.
+# the copies, must be seen at the same path by the host and PREFIX. With
+# EXAMPLES_LOADERS=1 (Debian 13) threads-go and threads-rs are built there
+# too, from the installed copies, and tests/examples/test_loaders.sh runs
+# after the examples' suite, in the same VM.
 examples_check() {
-	local label=$1 k=$2 ko=$3 tree=$4 dir=$5 e t0 out rc
+	local label=$1 k=$2 ko=$3 tree=$4 dir=$5 e t0 rc st t suites=test_examples
 	shift 5
 	rm -rf "$dir"
 	mkdir -p "$dir/built"
@@ -214,7 +233,27 @@ examples_check() {
 		tap_diag "$(cat "$dir/stage.log")"
 		return 1
 	fi
+	if [ "${EXAMPLES_LOADERS:-}" = 1 ]; then
+		t0=$(date +%s%3N)
+		if "$@" env EXAMPLES=/usr/share/doc/iterkit-dev/examples KVER="$k" \
+				"$tree/tests/examples/build-loaders.sh" "$dir/loaders" "$dir/vm/loaders" > "$dir/loaders.log" 2>&1; then
+			tap_ok "$label: threads-go and threads-rs built from the installed examples ($(( $(date +%s%3N) - t0 )) ms)"
+		else
+			tap_fail "$label: threads-go and threads-rs built from the installed examples"
+			tap_diag "$(tail -n 20 "$dir/loaders.log")"
+		fi
+		cp "$tree/tests/examples/test_loaders.sh" "$dir/vm/"
+		suites="$suites test_loaders"
+	fi
+	# One boot for the suites; each one's TAP and status relayed apart.
 	"$@" env KVER="$k" "$tree/tests/vm/run" --ko "$ko" --loader /usr/sbin/iterkit --tests "$dir/vm" -- \
-		'cd /iterkit/tests && insmod /iterkit/iterkit.ko && sh ./test_examples.sh' > "$dir/vm.out" 2>&1
-	tap_relay "$label: " "$dir/vm.out" $?
+		"cd /iterkit/tests && insmod /iterkit/iterkit.ko && for t in $suites; do echo \"# suite: \$t\"; sh ./\$t.sh; echo \"# status: \$?\"; done" \
+		> "$dir/vm.out" 2>&1
+	rc=$?
+	for t in $suites; do
+		awk -v s="# suite: $t" '$0 == s { on = 1; next } /^# suite: / { on = 0 } on && !/^# status: / { print }' \
+			"$dir/vm.out" > "$dir/vm-$t.out"
+		st=$(sed -n "/^# suite: $t\$/,/^# status: /s/^# status: //p" "$dir/vm.out")
+		tap_relay "$label: " "$dir/vm-$t.out" "${st:-$((rc ? rc : 1))}"
+	done
 }

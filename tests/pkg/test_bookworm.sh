@@ -3,8 +3,9 @@
 # The packages, for real, on this Debian 12 machine (dkms 3.0.10): build the
 # .debs, install them with apt (DKMS builds the module for the installed
 # 6.12 headers while bookworm's 6.1 headers, which have no open-coded
-# iterators, are also installed), boot the DKMS-built module with the
-# packaged loader, build the examples from a copy of the installed
+# iterators, are also installed), pkg-config finds the installed headers
+# (iterkit.pc), boot the DKMS-built module with the packaged loader, build
+# the examples from a copy of the installed
 # iterkit-dev's (bookworm-backports' libbpf) and run them in the VM,
 # reinstall the 6.1 headers. The prebuilt packages (make modules-debs):
 # built, lintian-clean and signed; installed, one takes the module over
@@ -64,7 +65,9 @@ tap_check "iterkit-dev ships examples/ as they are in /usr/share/doc/iterkit-dev
 	diff -r examples "$devx/usr/share/doc/iterkit-dev/examples"
 tap_eq "iterkit-dev ships nothing else" \
 	"$(cd "$devx" && find . -type f ! -path './usr/share/doc/iterkit-dev/examples/*' | sort | tr '\n' ' ')" \
-	"./usr/include/iterkit/iterkit.bpf.h ./usr/include/iterkit/iterkit_defs.h ./usr/share/doc/iterkit-dev/changelog.gz ./usr/share/doc/iterkit-dev/copyright "
+	"./usr/include/iterkit/iterkit.bpf.h ./usr/include/iterkit/iterkit_defs.h ./usr/share/doc/iterkit-dev/changelog.gz ./usr/share/doc/iterkit-dev/copyright ./usr/share/pkgconfig/iterkit.pc "
+tap_eq "iterkit-dev's iterkit.pc has VERSION's version" \
+	"$(sed -n 's/^Version: //p' "$devx/usr/share/pkgconfig/iterkit.pc")" "$ver"
 rm -rf "$devx"
 
 # Before iterkit-dev is installed, an example's Makefile says what is missing.
@@ -72,7 +75,7 @@ exd=$(mktemp -d)
 cp -r examples/minimal "$exd/"
 out=$(make -C "$exd/minimal" KVER="$kver" 2>&1)
 tap_eq "without iterkit-dev, make in a copy of examples/minimal fails" "$?" 2
-tap_contains "... and names the package" "$out" "minimal: no <iterkit/iterkit.bpf.h>: install iterkit-dev (Debian, Ubuntu) or iterkit-devel (Fedora, RHEL)"
+tap_contains "... and names the package" "$out" "minimal: pkg-config finds no iterkit: install iterkit-dev (Debian, Ubuntu) or iterkit-devel (Fedora, RHEL)"
 rm -rf "$exd"
 lint=$(lintian --fail-on error,warning "build/pkg/deb/iterkit_${ver}_amd64.changes" 2>&1)
 tap_eq "lintian: no errors, no warnings" "$?" 0 || tap_diag "$lint"
@@ -117,6 +120,7 @@ case $ko in *.xz) xz -dc "$ko" > "$tmpko" ;; *) cp "$ko" "$tmpko" ;; esac
 tap_check "the DKMS-built module has BTF" sh -c "readelf -S $tmpko | grep -q ' \\.BTF '"
 rm -f "$tmpko"
 tap_contains "modules-load.d loads iterkit at boot" "$(cat /usr/lib/modules-load.d/iterkit.conf)" iterkit
+pc_check "iterkit-dev installed"
 
 # -- the DKMS-built module and the packaged loader in the VM --
 out=$(tests/vm/run --ko "$ko" --loader /usr/sbin/iterkit -- 'md5sum iterkit.ko && insmod iterkit.ko && iterkit demo' 2>&1)
@@ -244,6 +248,7 @@ tap_eq "no iterkit module left under /lib/modules" "$(ls /lib/modules/*/updates/
 tap_check "/usr/src/iterkit-$ver removed" test ! -e "/usr/src/iterkit-$ver"
 tap_check "/usr/sbin/iterkit removed" test ! -e /usr/sbin/iterkit
 tap_check "/usr/include/iterkit removed" test ! -e /usr/include/iterkit
+tap_check "pkg-config finds no iterkit after the purge" sh -c '! pkg-config --exists iterkit'
 
 if [ -n "$old" ] && [ -z "$had_old" ] && [ -n "$brought" ]; then
 	# Exactly what the 6.1 headers brought in, nothing else.
@@ -274,6 +279,8 @@ tap_check "iterkit-devel's header is iterkit-dev's (bpf/iterkit.bpf.h)" \
 	cmp -s bpf/iterkit.bpf.h "$devx/usr/include/iterkit/iterkit.bpf.h"
 tap_check "... and so is iterkit_defs.h beside it" \
 	cmp -s bpf/iterkit_defs.h "$devx/usr/include/iterkit/iterkit_defs.h"
+tap_check "... and iterkit.pc is iterkit-dev's" sh -c \
+	"dpkg-deb --fsys-tarfile $dev_deb | tar -xOf - ./usr/share/pkgconfig/iterkit.pc | cmp -s - $devx/usr/share/pkgconfig/iterkit.pc"
 tap_check "iterkit-devel has the examples, as they are" \
 	diff -r examples "$devx/usr/share/doc/iterkit-devel-$ver/examples"
 tap_contains "iterkit-devel requires libbpf-devel 1.2 or newer" "$(rpm -qp --requires "$devrpm" 2>/dev/null)" "libbpf-devel >= 1.2"

@@ -4,7 +4,8 @@
 # Fedora to dkms (/etc/os-release ID=fedora, dkms 3.2), a kernel whose
 # header tree has no vmlinux and whose image is /lib/modules/<kver>/vmlinuz
 # (Fedora's place): `rpm -i` of the RPMs runs %post, which builds and
-# installs the module through dkms with BTF from that vmlinuz; the VM runs
+# installs the module through dkms with BTF from that vmlinuz; pkg-config
+# finds iterkit-devel's headers through its iterkit.pc; the VM runs
 # the demo with it; `rpm -e` runs %preun and leaves nothing behind.
 # rpm's database here is empty, so --nodeps is needed: every requirement of
 # the RPMs is listed below with the Debian package that provides it under
@@ -38,7 +39,8 @@ provided() {
 	dwarves) in_root $root "$ov" sh -c 'command -v pahole' ;;
 	zstd | xz) in_root $root "$ov" sh -c "command -v $1" ;;
 	libbpf-devel) in_root $root "$ov" sh -c 'pkg-config --atleast-version=1.2 libbpf && echo "libbpf-dev $(pkg-config --modversion libbpf)"' ;;
-	/bin/sh | /bin/bash) in_root $root "$ov" test -x "$1" && echo "$1" ;;
+	/bin/sh | /bin/bash | /usr/bin/pkg-config) in_root $root "$ov" test -x "$1" && echo "$1" ;;
+	pkgconfig\(*\)) p=${1#pkgconfig(}; p=${p%)}; in_root $root "$ov" pkg-config --exists "$p" && echo "$p.pc" ;;
 	rpmlib\(*) echo rpm ;;
 	rtld\(GNU_HASH\)) echo libc6 ;;
 	lib*.so.*) in_root $root "$ov" sh -c "ldconfig -p | grep -m1 '${1%%(*} ' | sed 's/.*=> //'" ;;
@@ -53,6 +55,7 @@ tap_eq "every requirement of the RPMs is provided by a Debian package here" "$mi
 
 in_root $root "$ov" rpm -i --nodeps $rpms > "$src/rpm-install.log" 2>&1
 tap_eq "rpm -i of iterkit, iterkit-dkms and iterkit-devel" "$?" 0 || tap_diag "$(tail -n 30 "$src/rpm-install.log")"
+pc_check "iterkit-devel installed" in_root $root "$ov"
 tap_contains "%post: dkms built and installed it for $k" "$(in_root $root "$ov" dkms status iterkit)" \
 	"iterkit/$ver, $k, x86_64: installed"
 log=$(in_root $root "$ov" sh -c "cat /var/lib/dkms/iterkit/$ver/$k/x86_64/log/make.log")

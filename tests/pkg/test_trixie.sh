@@ -5,14 +5,17 @@
 # - the .debs and RPMs build there with dpkg-buildpackage and rpmbuild,
 #   without /sys mounted, and lintian and rpmlint are clean;
 # - `apt install` of both .debs with 7.3.4 headers present builds and
-#   installs the module for 7.3.4; installing 7.2.12's headers afterwards
+#   installs the module for 7.3.4, and pkg-config finds iterkit-dev's
+#   headers; installing 7.2.12's headers afterwards
 #   builds it for 7.2.12 through dkms's kernel hook;
 # - on 7.2.12 the build's BTF check is what keeps a module whose walkers
 #   could not load out: without the second dedup pass dkms fails;
 # - the VM boots each kernel with its DKMS-built module and the packaged
 #   loader, and the demo passes;
 # - the examples, copied out of the installed iterkit-dev and built with
-#   trixie's libbpf, clang and bpftool, run in the VM on 7.3.4;
+#   trixie's libbpf, clang and bpftool, run in the VM on 7.3.4, and so do
+#   threads-go and threads-rs built from those copies with Debian 13's Go
+#   and Rust packages (tests/examples/test_loaders.sh);
 # - `apt purge` leaves nothing: dkms status empty, no module, no sources.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/tap.sh
@@ -22,6 +25,10 @@ k73=7.3.4+deb13-cloud-amd64
 k72=7.2.12+deb13-cloud-amd64
 
 why=$(root_prepare $root $k73 $k72) || tap_unavailable "Debian 13 package tests" "$why"
+# shellcheck disable=SC2046
+why=$(pkg_step "the Go and Rust loaders' packages missing in $root" \
+	"$br" install $root $(tests/examples/build-loaders.sh --packages)) ||
+	tap_unavailable "Debian 13 package tests" "$why"
 src=$(src_copy $root)
 
 # -- the packages, built in the root without /sys --
@@ -54,6 +61,8 @@ tap_contains "dkms 3.2 built and installed it for $k73" "$st" "iterkit/$ver, $k7
 log73=$(in_root $root "$ov" sh -c "cat /var/lib/dkms/iterkit/$ver/$k73/x86_64/log/make.log 2>/dev/null || cat /var/lib/dkms/iterkit/$ver/build/make.log")
 tap_contains "the build said which BTF base it used" "$log73" "BTF base: /lib/modules/$k73/build/vmlinux (headers)"
 
+pc_check "trixie, iterkit-dev installed" in_root $root "$ov"
+
 # -- another kernel's headers: built through dkms's kernel hook --
 in_root $root "$ov" apt-get -o DPkg::Lock::Timeout=600 -y -q install "linux-headers-$k72" > "$src/install72.log" 2>&1
 tap_eq "apt install of linux-headers-$k72" "$?" 0 || tap_diag "$(tail -n 30 "$src/install72.log")"
@@ -77,7 +86,7 @@ done
 
 # -- the examples, as a user with the packages builds and runs them --
 lb=$(in_root $root "$ov" pkg-config --modversion libbpf)
-examples_check "examples ($k73, libbpf $lb)" $k73 "$(dkms_ko_in $root "$ov" $k73)" "$src" "$src/examples" \
+EXAMPLES_LOADERS=1 examples_check "examples ($k73, libbpf $lb)" $k73 "$(dkms_ko_in $root "$ov" $k73)" "$src" "$src/examples" \
 	in_root $root "$ov"
 
 # -- without the second dedup pass, dkms fails on 7.2.12 and installs nothing --
