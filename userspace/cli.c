@@ -448,30 +448,6 @@ void kit_stats_print(void)
 		(unsigned long long)kit_counters.records, kit_st.map_bytes, ru.ru_maxrss);
 }
 
-int kit_version_cmp(const char *a, const char *b)
-{
-	unsigned long long x, y;
-	char *ea, *eb;
-
-	/* Field by field: numbers as numbers, anything else as text. */
-	while (*a || *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			x = strtoull(a, &ea, 10);
-			y = strtoull(b, &eb, 10);
-			if (x != y)
-				return x < y ? -1 : 1;
-			a = ea;
-			b = eb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
-	}
-	return 0;
-}
-
 bool kit_version_speaks(const char *mine, const char *version)
 {
 	const char *dot = strchr(mine, '.');

@@ -127,8 +127,6 @@ bool kit_parse_u64(const char *s, uint64_t *out);
 /* Seconds: decimal digits with an optional fraction ("0.5"), at most a day. */
 bool kit_parse_seconds(const char *s, double *out);
 
-/* <0, 0, >0 as version a is older than, the same as, newer than b ("0.1.9" < "0.1.10"). */
-int kit_version_cmp(const char *a, const char *b);
 /* Whether a loader of version mine speaks a module of version: the same MAJOR.MINOR. */
 bool kit_version_speaks(const char *mine, const char *version);
 

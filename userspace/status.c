@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* iterkit status: is the module loaded, with BTF, and which iterators does it carry? */
-#define _GNU_SOURCE	/* memmem */
+#define _GNU_SOURCE	/* memmem, strverscmp */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,7 +204,7 @@ static void status_text(const struct utsname *u, const unsigned int *masks,
 	bool loaded = kit_module_loaded(), have_btf = kit_module_has_btf();
 	const char *version = kit_module_version();
 	const char *installed = loaded ? kit_module_installed_version() : "";
-	int stale = installed[0] && version[0] ? kit_version_cmp(version, installed) : 0;
+	int stale = installed[0] && version[0] ? strverscmp(version, installed) : 0;
 	struct kit_out *o = &kit_stdout;
 	unsigned int i, k;
 	int r;
