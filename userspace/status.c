@@ -87,8 +87,7 @@ static int cert_enrolled(const char *cert)
  */
 static void module_hint(char *buf, size_t size, const char *release, bool supported)
 {
-	char path[512], cert[400], *dep, *lockdown;
-	bool installed;
+	char cert[400], *lockdown;
 	size_t len;
 	int enrolled, n;
 
@@ -97,11 +96,7 @@ static void module_hint(char *buf, size_t size, const char *release, bool suppor
 			 kit_iters_oldest_kernel());
 		return;
 	}
-	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", release);
-	dep = read_small(path, 16 << 20, &len);
-	installed = dep && (strstr(dep, "/iterkit.ko") || !strncmp(dep, "iterkit.ko", 10));
-	free(dep);
-	if (!installed) {
+	if (!kit_module_installed_by()[0]) {
 		snprintf(buf, size, "not loaded; none installed for %s (dkms status iterkit; its headers: linux-headers-%s)",
 			 release, release);
 		return;
