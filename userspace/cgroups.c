@@ -5,8 +5,9 @@
  * (removed, not yet freed) are in the walk, marked. Paths and levels are
  * those of the caller's cgroup namespace (--host: of the whole hierarchy).
  */
-#include <dirent.h>
+#define _GNU_SOURCE	/* nftw */
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,27 +460,20 @@ static int cgroups_run(int argc, char **argv)
 	return rc;
 }
 
-/* Counts the directories of the cgroup2 tree below (and including) @dir. */
-static long cg_count_dirs(const char *dir, int depth)
-{
-	char sub[4096];
-	struct dirent *de;
-	long n = 1;
-	DIR *d;
+/* The directories nftw() has seen in cg_count_dirs() (its callback gets no data). */
+static long cg_dirs;
 
-	if (depth > PATH_MAX_DEPTH)
-		return 1;
-	d = opendir(dir);
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		n += cg_count_dirs(sub, depth + 1);
-	}
-	closedir(d);
-	return n;
+static int cg_count_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	cg_dirs += type == FTW_D || type == FTW_DNR;
+	return 0;
+}
+
+/* The directories of the cgroup2 tree below (and including) dir; -1 if it cannot be read. */
+static long cg_count_dirs(const char *dir)
+{
+	cg_dirs = 0;
+	return nftw(dir, cg_count_one, 16, FTW_PHYS) ? -1 : cg_dirs;
 }
 
 static void cgroups_demo(struct kit_demo *d)
@@ -504,7 +498,7 @@ static void cgroups_demo(struct kit_demo *d)
 		goto out;
 	}
 	ret = ((const struct kit_cgroup_bpf__bss *)p.out)->ret;
-	dirs = cg_count_dirs(CGROUP_MOUNT, 0);
+	dirs = cg_count_dirs(CGROUP_MOUNT);
 	/* Every online cgroup yielded must be a directory of that inode; dying ones have none. */
 	for (i = 0; i < v.nwalk; i++) {
 		char buf[4096];
