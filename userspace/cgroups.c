@@ -286,26 +286,21 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 		kit_json_array(&j);
 		for (i = 0; i < v->nwalk; i++) {
 			const struct kit_cgroup_rec *r = &v->walk[i];
-			size_t nlen = strnlen(r->name, KIT_CGROUP_NAME_LEN);
-			char *p;
 
 			if (!cg_path(v, i, &path, &len, 0)) {
 				path = "";
 				len = 0;
 			}
 			kit_json_break(&j);
-			kit_json_item(&j);
-			p = kit_out_reserve(o, 160 + KIT_JSON_STR_ROOM(nlen) + KIT_JSON_STR_ROOM(len));
-			if (!p)
-				break;
-			p = kit_fmt_u64(KIT_PUT(p, "{\"id\":"), r->id);
-			p = kit_fmt_u64(KIT_PUT(p, ",\"level\":"), r->level - v->ns_level);
-			p = kit_fmt_u64(KIT_PUT(p, ",\"parent\":"), r->id == v->ns_root ? 0 : r->parent_id);
-			p = kit_fmt_i64(KIT_PUT(p, ",\"procs\":"), r->nr_procs);
-			p = r->online ? KIT_PUT(p, ",\"state\":\"online\"") : KIT_PUT(p, ",\"state\":\"dying\"");
-			p = kit_json_put_str(KIT_PUT(p, ",\"name\":"), r->name, nlen);
-			p = kit_json_put_str(KIT_PUT(p, ",\"path\":"), path, len);
-			kit_out_commit(o, KIT_PUT(p, "}"));
+			kit_json_object(&j);
+			kit_json_kuint(&j, "id", r->id);
+			kit_json_kuint(&j, "level", r->level - v->ns_level);
+			kit_json_kuint(&j, "parent", r->id == v->ns_root ? 0 : r->parent_id);
+			kit_json_kint(&j, "procs", r->nr_procs);
+			kit_json_kstr(&j, "state", r->online ? "online" : "dying");
+			kit_json_kstrn(&j, "name", r->name, KIT_CGROUP_NAME_LEN);
+			kit_json_kstrn(&j, "path", path, len);
+			kit_json_object_end(&j);
 		}
 		kit_json_break(&j);
 		kit_json_array_end(&j);
