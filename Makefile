@@ -187,8 +187,10 @@ $(BUILD)/unit/obj/%.o: userspace/%.c | $(LOADER_SKELS)
 	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -c $< -o $@
 $(BUILD)/unit/%: tests/unit/%.c $(UNIT_OBJS) | $(LOADER_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -Itests/unit $< $(UNIT_OBJS) -o $@ \
-		$(USER_LIBS)
+	@test -f $(KSFT_DIR)/kselftest_harness.h || \
+		{ echo "no kselftest_harness.h: run scripts/install-deps.sh test"; exit 1; }
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Wno-sign-compare -Wno-clobbered -Ibpf -I$(BUILD)/bpf -I$(KSFT_DIR) \
+		$< $(UNIT_OBJS) -o $@ $(USER_LIBS)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/*.c))
 # The unit tests' dependency files of earlier builds name common.c, now
 # cli.c: nothing to make for it, the tests are linked anew.
