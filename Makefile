@@ -166,13 +166,6 @@ $(BUILD)/tests/verifier/%.bpf.o: tests/verifier/%.bpf.c bpf/iterkit.bpf.h $(wild
 %.skel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(notdir $*)_bpf > $@
 
-# Full skeletons of the loader's programs (make bench's iterkit-object) embed
-# the objects without their DWARF (the BTF stays): a twentieth of the size.
-$(BUILD)/bpf/%.skel.h: $(BUILD)/bpf/%.bpf.o
-	llvm-strip -g $< -o $@.o
-	$(BPFTOOL) gen skeleton $@.o name $*_bpf > $@
-	rm -f $@.o
-
 %.lskel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton -L $< name $(notdir $*)_bpf > $@
 
@@ -209,8 +202,10 @@ $(BUILD)/unit/obj/%.o: userspace/%.c | $(LOADER_SKELS)
 	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -c $< -o $@
 $(BUILD)/unit/%: tests/unit/%.c $(UNIT_OBJS) | $(LOADER_SKELS)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Ibpf -I$(BUILD)/bpf -Itests/unit $< $(UNIT_OBJS) -o $@ \
-		$(USER_LIBS)
+	@test -f $(KSFT_DIR)/kselftest_harness.h || \
+		{ echo "no kselftest_harness.h: run scripts/install-deps.sh test"; exit 1; }
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) $(DEPFLAGS) -Wno-sign-compare -Wno-clobbered -Ibpf -I$(BUILD)/bpf -I$(KSFT_DIR) \
+		$< $(UNIT_OBJS) -o $@ $(USER_LIBS)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(wildcard tests/unit/*.c))
 # The unit tests' dependency files of earlier builds name common.c, now
 # cli.c: nothing to make for it, the tests are linked anew.
@@ -366,23 +361,11 @@ $(BUILD)/tests/bench/%: bench/%.c $(BENCH_SKELS)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(DEPFLAGS) -I$(BUILD)/bench -I$(BUILD)/bpf $< -o $@ $(USER_LIBS)
 
-# B4 runs the loader built both ways: with its light skeletons (iterkit), and
-# with libbpf's bpf_object from full skeletons of the same objects
-# (iterkit-object): docs/performance.md says why the light ones ship.
-LOADER_FULL_SKELS := $(patsubst %,$(BUILD)/bpf/%.skel.h,$(LOADER_PROGS))
-OBJECT_LOADER_OBJS := $(patsubst userspace/%.c,$(BUILD)/bench/object/%.o,$(LOADER_SRCS))
-$(BUILD)/bench/object/%.o: userspace/%.c | $(LOADER_SKELS) $(LOADER_FULL_SKELS)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -DKIT_SKEL_OBJECT -Ibpf -I$(BUILD)/bpf -c $< -o $@
-$(BUILD)/tests/bench/iterkit-object: $(OBJECT_LOADER_OBJS)
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(OBJECT_LOADER_OBJS) -o $@ $(LDFLAGS) $(LOADER_LIBS)
-
 $(BUILD)/tests/bench/guest.sh: bench/guest.sh
 	@mkdir -p $(@D)
 	cp $< $@
 
-bench-progs: all $(BENCH_OBJS) $(BENCH_BINS) $(BUILD)/tests/bench/iterkit-object $(BUILD)/tests/bench/guest.sh
+bench-progs: all $(BENCH_OBJS) $(BENCH_BINS) $(BUILD)/tests/bench/guest.sh
 
 bench:
 	bench/run

@@ -122,14 +122,11 @@ b4() {	# WHAT POP ROUNDS REPEAT_KIT REPEAT_BASELINE
 	echo "@@population $what $pop tasks=$(tasks_now) cgroups=$(cgroups_now)"
 	echo "@@repeat $what $pop $rk $rb"
 	# shellcheck disable=SC2086
-	# iterkit-object: the same loader on libbpf's bpf_object instead of light skeletons
 	timeit $rounds $what-json-$pop iterkit $what --json :: $what-text-$pop iterkit $what \
-		:: $what-object-json-$pop iterkit-object $what --json \
-		:: $what-object-text-$pop iterkit-object $what :: $base-$pop $base $extra
+		:: $base-$pop $base $extra
 	iterkit load > /dev/null || echo "@@error iterkit load failed"
 	timeit $rounds $what-resident-json-$pop iterkit $what --json \
-		:: $what-resident-text-$pop iterkit $what \
-		:: $what-object-resident-json-$pop iterkit-object $what --json
+		:: $what-resident-text-$pop iterkit $what
 	stats $what-resident $pop iterkit $what --json
 	timeit $rounds $what-walk1-$pop iterkit $what --json --repeat 1 \
 		:: $what-walkR-$pop iterkit $what --json --repeat $rk \

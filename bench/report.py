@@ -27,13 +27,7 @@ B4_COMPARISONS = (("oneshot_json_vs_baseline", "baseline / one `--json` run (loa
                   ("resident_json_vs_baseline", "baseline / one `--json` run (resident)"),
                   ("oneshot_text_vs_ps", "ps / one text run (loads)"),
                   ("resident_text_vs_ps", "ps / one text run (resident)"),
-                  ("loaded_walk_vs_baseline", "baseline walk / loaded walk (both in-process)"),
-                  ("object_vs_light_oneshot_json", "bpf_object loader / light (one `--json` run, loads)"),
-                  ("object_vs_light_resident_json", "bpf_object loader / light (one `--json` run, resident)"),
-                  ("object_oneshot_json_vs_baseline", "baseline / one `--json` run (loads), bpf_object loader"),
-                  ("object_resident_json_vs_baseline",
-                   "baseline / one `--json` run (resident), bpf_object loader"),
-                  ("object_oneshot_text_vs_ps", "ps / one text run (loads), bpf_object loader"))
+                  ("loaded_walk_vs_baseline", "baseline walk / loaded walk (both in-process)"))
 
 
 def quartiles(xs):
@@ -240,17 +234,6 @@ def b4(raw):
             if "ps" in ms:
                 e["oneshot_text_vs_ps"] = quartiles(ratios(ms["ps"], ms[f"{what}-text"]))
                 e["resident_text_vs_ps"] = quartiles(ratios(ms["ps"], ms[f"{what}-resident-text"]))
-            # the same commands from the loader built on libbpf's bpf_object (iterkit-object)
-            for mode, light in (("oneshot", f"{what}"), ("resident", f"{what}-resident")):
-                obj = light.replace(what, f"{what}-object", 1)
-                if f"{obj}-json" in ms:
-                    e[f"object_vs_light_{mode}_json"] = quartiles(
-                        ratios(ms[f"{obj}-json"], ms[f"{light}-json"]))
-                    if base in ms:
-                        e[f"object_{mode}_json_vs_baseline"] = quartiles(
-                            ratios(ms[base], ms[f"{obj}-json"]))
-            if "ps" in ms and f"{what}-object-text" in ms:
-                e["object_oneshot_text_vs_ps"] = quartiles(ratios(ms["ps"], ms[f"{what}-object-text"]))
             e["stats"] = {s["label"].split("-", 1)[1]: s for s in raw["stats"]
                           if s["pop"] == pop and s["label"].startswith(what + "-")}
             out[f"{what}@{pop}"] = e
@@ -303,10 +286,6 @@ def goals(res, kver):
             add(f"B4 a walk with the program loaded vs the /proc reader at {top} tasks",
                 e["loaded_walk_vs_baseline"], e["loaded_walk_vs_baseline"]["median"] >= 50,
                 ">= 50x faster")
-        if e.get("object_oneshot_text_vs_ps"):
-            add(f"B4 one `iterkit tasks` run vs `ps -e` at {top} tasks, bpf_object loader",
-                e["object_oneshot_text_vs_ps"], e["object_oneshot_text_vs_ps"]["median"] >= 3,
-                ">= 3x faster")
     cg = t.get("cgroups@1000")
     if cg:
         add("B4 one `iterkit cgroups` run vs the cgroupfs walk at 1000 cgroups",
@@ -320,11 +299,6 @@ def goals(res, kver):
             add("B4 a cgroup walk with the program loaded vs the cgroupfs walk at 1000",
                 cg["loaded_walk_vs_baseline"], cg["loaded_walk_vs_baseline"]["median"] >= 20,
                 ">= 20x faster")
-        for mode, text in (("oneshot", ""), ("resident", ", programs resident")):
-            q = cg.get(f"object_{mode}_json_vs_baseline")
-            if q:
-                add(f"B4 one `iterkit cgroups` run{text}, vs the cgroupfs walk at 1000, "
-                    "bpf_object loader", q, q["median"] >= 20, ">= 20x faster")
     for k, v in res["B5"].items():
         if v["case"] == "own" and v["ratio"]:
             add(f"B5 new() for the caller's own cgroup, raw_tp / syscall, {v['population']} cgroups ahead",

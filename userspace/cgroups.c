@@ -5,8 +5,9 @@
  * (removed, not yet freed) are in the walk, marked. Paths and levels are
  * those of the caller's cgroup namespace (--host: of the whole hierarchy).
  */
-#include <dirent.h>
+#define _GNU_SOURCE	/* nftw */
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,26 +286,21 @@ static void cg_print(struct cg_view *v, const struct cgroups_in *in, int ret)
 		kit_json_array(&j);
 		for (i = 0; i < v->nwalk; i++) {
 			const struct kit_cgroup_rec *r = &v->walk[i];
-			size_t nlen = strnlen(r->name, KIT_CGROUP_NAME_LEN);
-			char *p;
 
 			if (!cg_path(v, i, &path, &len, 0)) {
 				path = "";
 				len = 0;
 			}
 			kit_json_break(&j);
-			kit_json_item(&j);
-			p = kit_out_reserve(o, 160 + KIT_JSON_STR_ROOM(nlen) + KIT_JSON_STR_ROOM(len));
-			if (!p)
-				break;
-			p = kit_fmt_u64(KIT_PUT(p, "{\"id\":"), r->id);
-			p = kit_fmt_u64(KIT_PUT(p, ",\"level\":"), r->level - v->ns_level);
-			p = kit_fmt_u64(KIT_PUT(p, ",\"parent\":"), r->id == v->ns_root ? 0 : r->parent_id);
-			p = kit_fmt_i64(KIT_PUT(p, ",\"procs\":"), r->nr_procs);
-			p = r->online ? KIT_PUT(p, ",\"state\":\"online\"") : KIT_PUT(p, ",\"state\":\"dying\"");
-			p = kit_json_put_str(KIT_PUT(p, ",\"name\":"), r->name, nlen);
-			p = kit_json_put_str(KIT_PUT(p, ",\"path\":"), path, len);
-			kit_out_commit(o, KIT_PUT(p, "}"));
+			kit_json_object(&j);
+			kit_json_kuint(&j, "id", r->id);
+			kit_json_kuint(&j, "level", r->level - v->ns_level);
+			kit_json_kuint(&j, "parent", r->id == v->ns_root ? 0 : r->parent_id);
+			kit_json_kint(&j, "procs", r->nr_procs);
+			kit_json_kstr(&j, "state", r->online ? "online" : "dying");
+			kit_json_kstrn(&j, "name", r->name, KIT_CGROUP_NAME_LEN);
+			kit_json_kstrn(&j, "path", path, len);
+			kit_json_object_end(&j);
 		}
 		kit_json_break(&j);
 		kit_json_array_end(&j);
@@ -459,27 +455,20 @@ static int cgroups_run(int argc, char **argv)
 	return rc;
 }
 
-/* Counts the directories of the cgroup2 tree below (and including) @dir. */
-static long cg_count_dirs(const char *dir, int depth)
-{
-	char sub[4096];
-	struct dirent *de;
-	long n = 1;
-	DIR *d;
+/* The directories nftw() has seen in cg_count_dirs() (its callback gets no data). */
+static long cg_dirs;
 
-	if (depth > PATH_MAX_DEPTH)
-		return 1;
-	d = opendir(dir);
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
-		n += cg_count_dirs(sub, depth + 1);
-	}
-	closedir(d);
-	return n;
+static int cg_count_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	cg_dirs += type == FTW_D || type == FTW_DNR;
+	return 0;
+}
+
+/* The directories of the cgroup2 tree below (and including) dir; -1 if it cannot be read. */
+static long cg_count_dirs(const char *dir)
+{
+	cg_dirs = 0;
+	return nftw(dir, cg_count_one, 16, FTW_PHYS) ? -1 : cg_dirs;
 }
 
 static void cgroups_demo(struct kit_demo *d)
@@ -504,7 +493,7 @@ static void cgroups_demo(struct kit_demo *d)
 		goto out;
 	}
 	ret = ((const struct kit_cgroup_bpf__bss *)p.out)->ret;
-	dirs = cg_count_dirs(CGROUP_MOUNT, 0);
+	dirs = cg_count_dirs(CGROUP_MOUNT);
 	/* Every online cgroup yielded must be a directory of that inode; dying ones have none. */
 	for (i = 0; i < v.nwalk; i++) {
 		char buf[4096];

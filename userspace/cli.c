@@ -209,15 +209,9 @@ static void kit_cmd_help(const struct kit_cmd *cmd)
 	kit_flush();
 }
 
-static bool kit_is_negative_number(const char *s)
-{
-	return s[0] == '-' && isdigit((unsigned char)s[1]);
-}
-
 void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char **argv)
 {
 	size_t n = 0, i, max = sizeof(a->longopts) / sizeof(a->longopts[0]) - 1;
-	int k;
 
 	memset(a, 0, sizeof(*a));
 	a->cmd = cmd;
@@ -230,44 +224,44 @@ void kit_args_init(struct kit_args *a, const struct kit_cmd *cmd, int argc, char
 		a->longopts[n++] = kit_common_opts[i];
 	for (i = 0; cmd->opts && cmd->opts[i].name && n < max; i++)
 		a->longopts[n++] = cmd->opts[i];
-	/* getopt would read "-3" as option 3: it sees past the sign, kit_unmask() gives it back. */
-	for (k = 1; cmd->name && k < argc && strcmp(argv[k], "--"); k++) {
-		if (!kit_is_negative_number(argv[k]))
-			continue;
-		if (a->nmasked == KIT_MAX_MASKED) {
-			a->overflow = true;	/* more than any command takes */
-			break;
-		}
-		a->masked[a->nmasked++] = argv[k];
-		argv[k]++;
-	}
-	optind = 0;	/* glibc: start afresh (main has used getopt already) */
+	for (a->dashdash = 1; a->dashdash < argc && strcmp(argv[a->dashdash], "--"); a->dashdash++)
+		;
+	a->in_order = getenv("POSIXLY_CORRECT");
+	/* glibc's getopt starts afresh (main has used it already), at argv[1] */
+	optind = 0;
 	opterr = 0;
+	getopt_long(1, argv, "+", a->longopts, NULL);
 }
 
-static char *kit_unmask(struct kit_args *a, char *s)
+/* Whether argv[i] is an argument, not an option. */
+static bool kit_is_arg(const struct kit_args *a, int i)
 {
-	int i;
+	const char *s = a->argv[i];
 
-	for (i = 0; s && i < a->nmasked; i++)
-		if (s == a->masked[i] + 1)
-			return a->masked[i];
-	return s;
+	return s[0] != '-' || !s[1] ||
+	       (a->cmd->name && i < a->dashdash && isdigit((unsigned char)s[1]));
 }
 
-static int kit_args_rest(struct kit_args *a)
+/* Takes s as the next argument (too many are said once the options are read). */
+static void kit_args_add(struct kit_args *a, char *s)
 {
-	int k;
+	if (a->npos == KIT_MAX_POS)
+		a->too_many = true;
+	else
+		a->pos[a->npos++] = s;
+}
 
-	for (k = optind; a->cmd->name && k < a->argc; k++) {
-		if (a->npos == KIT_MAX_POS) {
-			kit_usage_error("too many arguments (%s)", a->see);
-			return KIT_ARGS_BAD;
-		}
-		a->pos[a->npos++] = kit_unmask(a, a->argv[k]);
-	}
+/* The options end at argv[from]: the rest are arguments (the command's: a named one). */
+static int kit_args_end(struct kit_args *a, int from)
+{
+	optind = from;
+	for (; a->cmd->name && from < a->argc; from++)
+		kit_args_add(a, a->argv[from]);
 	a->done = true;
-	return KIT_ARGS_END;
+	if (!a->too_many)
+		return KIT_ARGS_END;
+	kit_usage_error("too many arguments (%s)", a->see);
+	return KIT_ARGS_BAD;
 }
 
 const char *kit_opt_name(const struct kit_args *a, int c)
@@ -298,18 +292,24 @@ int kit_args_next(struct kit_args *a)
 
 	if (a->done)
 		return KIT_ARGS_END;
-	if (a->overflow) {
-		a->done = true;
-		kit_usage_error("too many arguments (%s)", a->see);
-		return KIT_ARGS_BAD;
-	}
 	for (;;) {
-		/* The command line before the command stops at it ("+"). */
-		c = getopt_long(a->argc, a->argv, a->cmd->name ? ":hv" : "+:hv", a->longopts, NULL);
-		a->arg = kit_unmask(a, optarg);
+		/* The arguments are read here; getopt ("+") reads the options, one at a time. */
+		if (optind >= a->argc)
+			return kit_args_end(a, optind);
+		if (!strcmp(a->argv[optind], "--"))
+			return kit_args_end(a, optind + 1);
+		if (kit_is_arg(a, optind)) {
+			/* The command line before the command stops at it. */
+			if (!a->cmd->name || a->in_order)
+				return kit_args_end(a, optind);
+			kit_args_add(a, a->argv[optind++]);
+			continue;
+		}
+		c = getopt_long(a->argc, a->argv, "+:hv", a->longopts, NULL);
+		a->arg = optarg;
 		switch (c) {
 		case -1:
-			return kit_args_rest(a);
+			return kit_args_end(a, optind);
 		case KIT_OPT_JSON:
 			kit_json = true;
 			continue;
@@ -446,30 +446,6 @@ void kit_stats_print(void)
 	fprintf(stderr, " total=%.3f ms; loads=%u walks=%u records=%llu map_bytes=%llu peak_rss_kib=%ld\n",
 		kit_st.last - kit_st.start, kit_counters.loads, kit_counters.walks,
 		(unsigned long long)kit_counters.records, kit_st.map_bytes, ru.ru_maxrss);
-}
-
-int kit_version_cmp(const char *a, const char *b)
-{
-	unsigned long long x, y;
-	char *ea, *eb;
-
-	/* Field by field: numbers as numbers, anything else as text. */
-	while (*a || *b) {
-		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
-			x = strtoull(a, &ea, 10);
-			y = strtoull(b, &eb, 10);
-			if (x != y)
-				return x < y ? -1 : 1;
-			a = ea;
-			b = eb;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++;
-		b++;
-	}
-	return 0;
 }
 
 bool kit_version_speaks(const char *mine, const char *version)

@@ -42,13 +42,15 @@ extern const char *kit_cmd_name;
 
 /*
  * A command's arguments, read with getopt_long: options anywhere, the
- * common ones handled here. A negative number ("num -3 3") is an argument,
- * not an option; "--" ends the options. A command without a name is the
- * command line before the command: its options stop at the first argument
- * (then at optind), and --help is left to the caller.
+ * common ones handled here. The arguments are read here, not by getopt,
+ * which sees only the options: a word without a leading '-', "-", or a
+ * negative number before the first "--" ("num -3 3") is an argument;
+ * "--" ends the options; with POSIXLY_CORRECT the first argument does too.
+ * A command without a name is the command line before the command: its
+ * options stop at the first argument (then at optind), and --help is left
+ * to the caller.
  */
 #define KIT_MAX_POS 8
-#define KIT_MAX_MASKED 64
 struct kit_args {
 	const struct kit_cmd *cmd;
 	int argc;
@@ -56,10 +58,10 @@ struct kit_args {
 	char *arg;			/* the current option's value */
 	char *pos[KIT_MAX_POS];		/* positional arguments, in order */
 	int npos;
+	bool too_many;			/* more than KIT_MAX_POS of them */
+	int dashdash;			/* the first "--" word (argc if none) */
+	bool in_order;			/* POSIXLY_CORRECT */
 	struct option longopts[24];
-	char *masked[KIT_MAX_MASKED];	/* negative numbers hidden from getopt */
-	int nmasked;
-	bool overflow;			/* more negative numbers than that: too many arguments */
 	bool done;
 	char see[48];			/* "see iterkit CMD --help", for errors */
 };
@@ -125,8 +127,6 @@ bool kit_parse_u64(const char *s, uint64_t *out);
 /* Seconds: decimal digits with an optional fraction ("0.5"), at most a day. */
 bool kit_parse_seconds(const char *s, double *out);
 
-/* <0, 0, >0 as version a is older than, the same as, newer than b ("0.1.9" < "0.1.10"). */
-int kit_version_cmp(const char *a, const char *b);
 /* Whether a loader of version mine speaks a module of version: the same MAJOR.MINOR. */
 bool kit_version_speaks(const char *mine, const char *version);
 

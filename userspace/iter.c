@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The iterator table (iter.h). */
+#define _GNU_SOURCE	/* strverscmp */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include "iter.h"
 #include "cli.h"
 #include "numbers.h"
@@ -34,7 +36,7 @@ const char *kit_iters_oldest_kernel(void)
 	size_t i;
 
 	for (i = 0; kit_iters[i]; i++)
-		if (!oldest || kit_version_cmp(kit_iters[i]->prog.mainline, oldest) < 0)
+		if (!oldest || strverscmp(kit_iters[i]->prog.mainline, oldest) < 0)
 			oldest = kit_iters[i]->prog.mainline;
 	return oldest;
 }

@@ -29,7 +29,10 @@ const char *kit_module_version(void);
  * the loaded one.
  */
 const char *kit_module_installed_version(void);
-/* What provides it: "the iterkit-modules-<release> package (prebuilt)", "DKMS", its path, or "". */
+/*
+ * What provides it: "the iterkit-modules-<release> package (prebuilt)",
+ * "DKMS", its path, or "" when none is installed for this kernel.
+ */
 const char *kit_module_installed_by(void);
 /* Whether this loader speaks that module version (the kfuncs change only with MAJOR.MINOR). */
 bool kit_module_version_ok(const char *version);

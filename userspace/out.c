@@ -89,32 +89,6 @@ void kit_out_hint(struct kit_out *o, size_t n)
 		kit_out_grow(o, n);
 }
 
-char *kit_fmt_u64(char *p, uint64_t v)
-{
-	uint64_t t = v;
-	char *end;
-	int n = 1;
-
-	while (t >= 10) {
-		t /= 10;
-		n++;
-	}
-	end = p += n;
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	return end;
-}
-
-char *kit_fmt_i64(char *p, int64_t v)
-{
-	if (v >= 0)
-		return kit_fmt_u64(p, v);
-	*p++ = '-';
-	return kit_fmt_u64(p, 0 - (uint64_t)v);	/* -INT64_MIN does not fit in int64_t */
-}
-
 void kit_out_u64(struct kit_out *o, uint64_t v)
 {
 	char *p = kit_out_reserve(o, 20);
@@ -250,61 +224,14 @@ void kit_out_text(struct kit_out *o, const char *str, size_t n)
 
 /* ---- JSON ---- */
 
-void kit_json_init(struct kit_json *j, struct kit_out *o)
-{
-	memset(j, 0, sizeof(*j));
-	j->o = o;
-}
-
-void kit_json_item(struct kit_json *j)
-{
-	if (j->after_key) {
-		j->after_key = false;
-		return;
-	}
-	if (j->has_items[j->depth])
-		kit_out_char(j->o, ',');
-	j->has_items[j->depth] = true;
-	if (j->line_break) {
-		kit_out_char(j->o, '\n');
-		j->line_break = false;
-	}
-}
-
-static void kit_json_open(struct kit_json *j, char c)
-{
-	kit_json_item(j);
-	kit_out_char(j->o, c);
-	if (j->depth + 1 < KIT_JSON_MAX_DEPTH)
-		j->depth++;
-	j->has_items[j->depth] = false;
-}
-
-static void kit_json_close(struct kit_json *j, char c)
-{
-	if (j->line_break) {
-		kit_out_char(j->o, '\n');
-		j->line_break = false;
-	}
-	kit_out_char(j->o, c);
-	if (j->depth > 0)
-		j->depth--;
-}
-
-void kit_json_object(struct kit_json *j) { kit_json_open(j, '{'); }
-void kit_json_object_end(struct kit_json *j) { kit_json_close(j, '}'); }
-void kit_json_array(struct kit_json *j) { kit_json_open(j, '['); }
-void kit_json_array_end(struct kit_json *j) { kit_json_close(j, ']'); }
-void kit_json_break(struct kit_json *j) { j->line_break = !j->o->compact; }
-
-char *kit_json_put_str(char *p, const char *str, size_t n)
+char *__kit_json_escape(char *p, const char *str, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, len;
 
 	*p++ = '"';
-	while (i < n && s[i]) {
+	while (i < n) {
 		unsigned char c = s[i];
 
 		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
@@ -331,88 +258,3 @@ char *kit_json_put_str(char *p, const char *str, size_t n)
 	return p;
 }
 
-void kit_json_strn(struct kit_json *j, const char *s, size_t n)
-{
-	char *p;
-
-	n = strnlen(s, n);
-	kit_json_item(j);
-	p = kit_out_reserve(j->o, KIT_JSON_STR_ROOM(n));
-	if (p)
-		kit_out_commit(j->o, kit_json_put_str(p, s, n));
-}
-
-void kit_json_str(struct kit_json *j, const char *s)
-{
-	kit_json_strn(j, s, strlen(s));
-}
-
-void kit_json_key(struct kit_json *j, const char *key)
-{
-	size_t n = strlen(key);
-	char *p;
-
-	kit_json_item(j);
-	p = kit_out_reserve(j->o, n + 3);
-	if (!p)
-		return;
-	*p++ = '"';
-	p = kit_put(p, key, n);
-	kit_out_commit(j->o, KIT_PUT(p, "\":"));
-	j->after_key = true;
-}
-
-void kit_json_int(struct kit_json *j, int64_t v)
-{
-	char *p;
-
-	kit_json_item(j);
-	p = kit_out_reserve(j->o, 21);
-	if (p)
-		kit_out_commit(j->o, kit_fmt_i64(p, v));
-}
-
-void kit_json_uint(struct kit_json *j, uint64_t v)
-{
-	char *p;
-
-	kit_json_item(j);
-	p = kit_out_reserve(j->o, 20);
-	if (p)
-		kit_out_commit(j->o, kit_fmt_u64(p, v));
-}
-
-void kit_json_bool(struct kit_json *j, bool v)
-{
-	kit_json_item(j);
-	kit_out_str(j->o, v ? "true" : "false");
-}
-
-void kit_json_kstr(struct kit_json *j, const char *key, const char *s)
-{
-	kit_json_key(j, key);
-	kit_json_str(j, s);
-}
-
-void kit_json_kint(struct kit_json *j, const char *key, int64_t v)
-{
-	kit_json_key(j, key);
-	kit_json_int(j, v);
-}
-
-void kit_json_kuint(struct kit_json *j, const char *key, uint64_t v)
-{
-	kit_json_key(j, key);
-	kit_json_uint(j, v);
-}
-
-void kit_json_kbool(struct kit_json *j, const char *key, bool v)
-{
-	kit_json_key(j, key);
-	kit_json_bool(j, v);
-}
-
-void kit_json_end(struct kit_json *j)
-{
-	kit_out_char(j->o, '\n');
-}

@@ -95,8 +95,31 @@ static inline char *kit_put(char *p, const char *s, size_t n)
 #define KIT_PUT(p, lit) kit_put(p, lit, sizeof(lit) - 1)
 
 /* The decimal digits of v at p; returns the end. At most 20 (21) bytes. */
-char *kit_fmt_u64(char *p, uint64_t v);
-char *kit_fmt_i64(char *p, int64_t v);
+static inline char *kit_fmt_u64(char *p, uint64_t v)
+{
+	uint64_t t = v;
+	char *end;
+	int n = 1;
+
+	while (t >= 10) {
+		t /= 10;
+		n++;
+	}
+	end = p += n;
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+static inline char *kit_fmt_i64(char *p, int64_t v)
+{
+	if (v >= 0)
+		return kit_fmt_u64(p, v);
+	*p++ = '-';
+	return kit_fmt_u64(p, 0 - (uint64_t)v);	/* -INT64_MIN does not fit in int64_t */
+}
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
 size_t kit_utf8_seq(const unsigned char *s, size_t n);
@@ -120,50 +143,158 @@ void kit_out_text(struct kit_out *o, const char *s, size_t n);
 
 /* ---- JSON ---- */
 
-#define KIT_JSON_MAX_DEPTH 32
-
 /*
  * Places the commas, escapes strings, and lets the caller put line breaks
- * between elements, so that a list keeps one element per line.
+ * between elements, so that a list keeps one element per line. Nesting
+ * needs no stack: after an opening bracket (or a key) the next item is
+ * the first, with no comma before it; after any other item, or a closing
+ * bracket, it is not.
  */
 struct kit_json {
 	struct kit_out *o;
-	int depth;
-	bool has_items[KIT_JSON_MAX_DEPTH];	/* something written at this level */
-	bool after_key;
-	bool line_break;			/* start the next item on a new line */
+	unsigned char sep;	/* before the next item: KIT_JSON_COMMA | KIT_JSON_BREAK */
 };
+#define KIT_JSON_COMMA 1
+#define KIT_JSON_BREAK 2	/* a new line (kit_json_break) */
 
-void kit_json_init(struct kit_json *j, struct kit_out *o);
-void kit_json_object(struct kit_json *j);
-void kit_json_object_end(struct kit_json *j);
-void kit_json_array(struct kit_json *j);
-void kit_json_array_end(struct kit_json *j);
+static inline void kit_json_init(struct kit_json *j, struct kit_out *o)
+{
+	j->o = o;
+	j->sep = 0;
+}
+
 /* The next item (or the closing bracket) starts on a new line (unless o->compact). */
-void kit_json_break(struct kit_json *j);
-/* key: one of the program's own ASCII literals (not escaped). */
-void kit_json_key(struct kit_json *j, const char *key);
-/* At most n bytes of s, stopping at a NUL (fixed-size fields like comm). */
-void kit_json_strn(struct kit_json *j, const char *s, size_t n);
-void kit_json_str(struct kit_json *j, const char *s);
-void kit_json_int(struct kit_json *j, int64_t v);
-void kit_json_uint(struct kit_json *j, uint64_t v);
-void kit_json_bool(struct kit_json *j, bool v);
-/* key: value */
-void kit_json_kstr(struct kit_json *j, const char *key, const char *s);
-void kit_json_kint(struct kit_json *j, const char *key, int64_t v);
-void kit_json_kuint(struct kit_json *j, const char *key, uint64_t v);
-void kit_json_kbool(struct kit_json *j, const char *key, bool v);
+static inline void kit_json_break(struct kit_json *j)
+{
+	if (!j->o->compact)
+		j->sep |= KIT_JSON_BREAK;
+}
+
 /*
- * For a writer that formats a whole object itself (a hot loop): the comma
- * and line break before it; the object then goes straight into j->o.
+ * The writers' first step: the next item's comma and line break, then
+ * `"key":` (klen bytes of key, none if NULL), and room for n more bytes,
+ * where the item goes (NULL after an error); kit_out_commit() its end.
+ * Inline: a record of many fields costs no call per field.
  */
-void kit_json_item(struct kit_json *j);
-/* The escaped string s (at most n bytes, up to a NUL), quotes included, at p; returns the end. */
-char *kit_json_put_str(char *p, const char *s, size_t n);
-/* Room kit_json_put_str() may need for n bytes. */
-#define KIT_JSON_STR_ROOM(n) (6 * (n) + 2)
+static inline char *kit_json_begin(struct kit_json *j, const char *key, size_t klen, size_t n)
+{
+	char *p = kit_out_reserve(j->o, klen + n + 5);
+
+	if (!p)
+		return NULL;
+	if (j->sep & KIT_JSON_COMMA)
+		*p++ = ',';
+	if (j->sep & KIT_JSON_BREAK)
+		*p++ = '\n';
+	j->sep = KIT_JSON_COMMA;
+	if (key) {
+		*p++ = '"';
+		p = kit_put(p, key, klen);
+		p = KIT_PUT(p, "\":");
+	}
+	return p;
+}
+
+static inline void kit_json_open(struct kit_json *j, char c)
+{
+	char *p = kit_json_begin(j, NULL, 0, 1);
+
+	if (p) {
+		*p = c;
+		kit_out_commit(j->o, p + 1);
+	}
+	j->sep = 0;
+}
+
+static inline void kit_json_close(struct kit_json *j, char c)
+{
+	char *p = kit_out_reserve(j->o, 2);
+
+	if (p) {
+		if (j->sep & KIT_JSON_BREAK)
+			*p++ = '\n';
+		*p = c;
+		kit_out_commit(j->o, p + 1);
+	}
+	j->sep = KIT_JSON_COMMA;
+}
+
+static inline void kit_json_object(struct kit_json *j) { kit_json_open(j, '{'); }
+static inline void kit_json_object_end(struct kit_json *j) { kit_json_close(j, '}'); }
+static inline void kit_json_array(struct kit_json *j) { kit_json_open(j, '['); }
+static inline void kit_json_array_end(struct kit_json *j) { kit_json_close(j, ']'); }
+
+/* key (here and in kit_json_k*): one of the program's own ASCII literals (not escaped). */
+static inline void kit_json_key(struct kit_json *j, const char *key)
+{
+	char *p = kit_json_begin(j, key, strlen(key), 0);
+
+	if (p)
+		kit_out_commit(j->o, p);
+	j->sep = 0;	/* the value: no comma */
+}
+
+static inline void kit_json_kint(struct kit_json *j, const char *key, int64_t v)
+{
+	char *p = kit_json_begin(j, key, key ? strlen(key) : 0, 21);
+
+	if (p)
+		kit_out_commit(j->o, kit_fmt_i64(p, v));
+}
+
+static inline void kit_json_kuint(struct kit_json *j, const char *key, uint64_t v)
+{
+	char *p = kit_json_begin(j, key, key ? strlen(key) : 0, 20);
+
+	if (p)
+		kit_out_commit(j->o, kit_fmt_u64(p, v));
+}
+
+static inline void kit_json_kbool(struct kit_json *j, const char *key, bool v)
+{
+	char *p = kit_json_begin(j, key, key ? strlen(key) : 0, 5);
+
+	if (p)
+		kit_out_commit(j->o, v ? KIT_PUT(p, "true") : KIT_PUT(p, "false"));
+}
+
+/* kit_json_kmem()'s: n bytes of s, quoted and escaped, at p (room for 6n + 2); returns the end. */
+char *__kit_json_escape(char *p, const char *s, size_t n);
+
+/* n bytes of s, escaped. */
+static inline void kit_json_kmem(struct kit_json *j, const char *key, const char *s, size_t n)
+{
+	char *p = kit_json_begin(j, key, key ? strlen(key) : 0, 6 * n + 2);
+
+	if (p)
+		kit_out_commit(j->o, __kit_json_escape(p, s, n));
+}
+
+/* At most n bytes of s, stopping at a NUL (fixed-size fields like comm), escaped. */
+static inline void kit_json_kstrn(struct kit_json *j, const char *key, const char *s, size_t n)
+{
+	kit_json_kmem(j, key, s, strnlen(s, n));
+}
+
+static inline void kit_json_kstr(struct kit_json *j, const char *key, const char *s)
+{
+	kit_json_kmem(j, key, s, strlen(s));
+}
+
+/* The same without a key: an array's element, or the value after kit_json_key(). */
+static inline void kit_json_int(struct kit_json *j, int64_t v) { kit_json_kint(j, NULL, v); }
+static inline void kit_json_uint(struct kit_json *j, uint64_t v) { kit_json_kuint(j, NULL, v); }
+static inline void kit_json_bool(struct kit_json *j, bool v) { kit_json_kbool(j, NULL, v); }
+static inline void kit_json_str(struct kit_json *j, const char *s) { kit_json_kstr(j, NULL, s); }
+static inline void kit_json_strn(struct kit_json *j, const char *s, size_t n)
+{
+	kit_json_kstrn(j, NULL, s, n);
+}
+
 /* Ends a top-level document with a newline. */
-void kit_json_end(struct kit_json *j);
+static inline void kit_json_end(struct kit_json *j)
+{
+	kit_out_char(j->o, '\n');
+}
 
 #endif

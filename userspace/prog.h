@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <bpf/libbpf.h>
 #include <bpf/skel_internal.h>
 #include "cli.h"
 
@@ -20,19 +19,10 @@
 
 #define KIT_MAX_RECORD_MAPS 2
 
-/*
- * Each walk program's skeleton header: a light skeleton, or, built with
- * -DKIT_SKEL_OBJECT, libbpf's bpf_object (a full skeleton). The loader
- * ships the light one; make bench builds both to compare them
- * (docs/performance.md).
- */
+/* Each walk program's light skeleton header, made from bpf/<name>.bpf.c. */
 #define KIT_STRING(x) #x
 #define KIT_XSTRING(x) KIT_STRING(x)
-#ifdef KIT_SKEL_OBJECT
-#define KIT_SKEL_H(name) KIT_XSTRING(name.skel.h)
-#else
 #define KIT_SKEL_H(name) KIT_XSTRING(name.lskel.h)
-#endif
 
 struct kit_prog;
 
@@ -54,39 +44,6 @@ struct kit_skel {
 	size_t bss_size;
 };
 
-#ifdef KIT_SKEL_OBJECT
-/* The skeleton's program, its record arrays and how to reach their fds and logs. */
-#define KIT_SKEL_MAP_T struct bpf_map *
-#define KIT_SKEL_SET_ROOM(map, room) bpf_map__set_max_entries(*(map), room)
-#define KIT_SKEL_MAP_FD(map) bpf_map__fd(*(map))
-#define KIT_SKEL_PROG_FD(skel, prog) bpf_program__fd((skel)->progs.prog)
-#define KIT_SKEL_BSS_FD(skel) bpf_map__fd((skel)->maps.bss)
-#define KIT_SKEL_LOG(skel, prog, log, size)					\
-	do {									\
-		if (log) {							\
-			(log)[0] = '\0';					\
-			bpf_program__set_log_buf((skel)->progs.prog, log, size);\
-			bpf_program__set_log_level((skel)->progs.prog, 1);	\
-		}								\
-	} while (0)
-#else
-#define KIT_SKEL_MAP_T struct bpf_map_desc
-#define KIT_SKEL_SET_ROOM(map, room) ((map)->max_entries = (room))
-#define KIT_SKEL_MAP_FD(map) ((map)->map_fd)
-#define KIT_SKEL_PROG_FD(skel, prog) ((skel)->progs.prog.prog_fd)
-#define KIT_SKEL_BSS_FD(skel) ((skel)->maps.bss.map_fd)
-/* Asks the skeleton's loader program for the verifier's log. */
-#define KIT_SKEL_LOG(skel, prog, log, size)					\
-	do {									\
-		if (log) {							\
-			(log)[0] = '\0';					\
-			(skel)->ctx.log_level = 1;				\
-			(skel)->ctx.log_size = (size);				\
-			(skel)->ctx.log_buf = (long)(log);			\
-		}								\
-	} while (0)
-#endif
-
 /*
  * Writes name_skel_load() and name_skel_destroy() for the skeleton struct
  * name_bpf, whose program is progname. rec0 and rec1 are its record
@@ -98,7 +55,7 @@ struct kit_skel {
 				    char *log, uint32_t log_size)		\
 	{									\
 		struct name##_bpf *skel = name##_bpf__open();			\
-		KIT_SKEL_MAP_T *recs[KIT_MAX_RECORD_MAPS];			\
+		struct bpf_map_desc *recs[KIT_MAX_RECORD_MAPS];			\
 		int err, i;							\
 										\
 		if (!skel)							\
@@ -106,19 +63,24 @@ struct kit_skel {
 		recs[0] = rec0;							\
 		recs[1] = rec1;							\
 		if (recs[0])							\
-			KIT_SKEL_SET_ROOM(recs[0], room);			\
-		KIT_SKEL_LOG(skel, progname, log, log_size);			\
+			recs[0]->max_entries = room;				\
+		if (log) {	/* from the skeleton's loader program */	\
+			log[0] = '\0';						\
+			skel->ctx.log_level = 1;				\
+			skel->ctx.log_size = log_size;				\
+			skel->ctx.log_buf = (long)log;				\
+		}								\
 		err = name##_bpf__load(skel);					\
 		if (err) {							\
 			name##_bpf__destroy(skel);				\
 			return err < 0 ? err : -err;				\
 		}								\
 		p->skel = skel;							\
-		p->prog_fd = KIT_SKEL_PROG_FD(skel, progname);			\
-		p->bss_fd = KIT_SKEL_BSS_FD(skel);				\
+		p->prog_fd = skel->progs.progname.prog_fd;			\
+		p->bss_fd = skel->maps.bss.map_fd;				\
 		p->bss = p->out = skel->bss;					\
 		for (i = 0; i < KIT_MAX_RECORD_MAPS; i++)			\
-			p->rec[i].fd = recs[i] ? KIT_SKEL_MAP_FD(recs[i]) : -1;	\
+			p->rec[i].fd = recs[i] ? recs[i]->map_fd : -1;		\
 		return 0;							\
 	}									\
 	static void name##_skel_destroy(void *skel)				\

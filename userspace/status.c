@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* iterkit status: is the module loaded, with BTF, and which iterators does it carry? */
-#define _GNU_SOURCE	/* memmem */
+#define _GNU_SOURCE	/* memmem, strverscmp */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +87,7 @@ static int cert_enrolled(const char *cert)
  */
 static void module_hint(char *buf, size_t size, const char *release, bool supported)
 {
-	char path[512], cert[400], *dep, *lockdown;
-	bool installed;
+	char cert[400], *lockdown;
 	size_t len;
 	int enrolled, n;
 
@@ -97,11 +96,7 @@ static void module_hint(char *buf, size_t size, const char *release, bool suppor
 			 kit_iters_oldest_kernel());
 		return;
 	}
-	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", release);
-	dep = read_small(path, 16 << 20, &len);
-	installed = dep && (strstr(dep, "/iterkit.ko") || !strncmp(dep, "iterkit.ko", 10));
-	free(dep);
-	if (!installed) {
+	if (!kit_module_installed_by()[0]) {
 		snprintf(buf, size, "not loaded; none installed for %s (dkms status iterkit; its headers: linux-headers-%s)",
 			 release, release);
 		return;
@@ -204,7 +199,7 @@ static void status_text(const struct utsname *u, const unsigned int *masks,
 	bool loaded = kit_module_loaded(), have_btf = kit_module_has_btf();
 	const char *version = kit_module_version();
 	const char *installed = loaded ? kit_module_installed_version() : "";
-	int stale = installed[0] && version[0] ? kit_version_cmp(version, installed) : 0;
+	int stale = installed[0] && version[0] ? strverscmp(version, installed) : 0;
 	struct kit_out *o = &kit_stdout;
 	unsigned int i, k;
 	int r;

@@ -56,11 +56,7 @@ static size_t comm_len(const struct kit_task_rec *r)
 	return strnlen(r->comm, sizeof(r->comm));
 }
 
-/*
- * One task per line. The records are formatted in place, in one piece each
- * (this loop is most of a walk's cost with the program loaded); a comm that
- * needs escaping goes through the JSON writer.
- */
+/* One task per line. */
 static void print_json(struct kit_out *o, const struct kit_task_rec *v, size_t n)
 {
 	struct kit_json j;
@@ -73,23 +69,19 @@ static void print_json(struct kit_out *o, const struct kit_task_rec *v, size_t n
 	kit_json_array(&j);
 	for (i = 0; i < n; i++) {
 		const struct kit_task_rec *r = &v[i];
-		char *p;
+		char state = kit_task_state(r->state, r->exit_state);
 
 		kit_json_break(&j);
-		kit_json_item(&j);
-		p = kit_out_reserve(o, 160 + KIT_JSON_STR_ROOM(sizeof(r->comm)));
-		if (!p)
-			break;
-		p = kit_fmt_i64(KIT_PUT(p, "{\"pid\":"), r->tgid);
-		p = kit_fmt_i64(KIT_PUT(p, ",\"tid\":"), r->pid);
-		p = kit_fmt_i64(KIT_PUT(p, ",\"ppid\":"), r->ppid);
-		p = kit_fmt_u64(KIT_PUT(p, ",\"uid\":"), r->uid);
-		p = KIT_PUT(p, ",\"state\":\"");
-		*p++ = kit_task_state(r->state, r->exit_state);
-		p = kit_fmt_i64(KIT_PUT(p, "\",\"threads\":"), r->nr_threads);
-		p = r->flags & PF_KTHREAD_BIT ? KIT_PUT(p, ",\"kthread\":true") : KIT_PUT(p, ",\"kthread\":false");
-		p = kit_json_put_str(KIT_PUT(p, ",\"comm\":"), r->comm, comm_len(r));
-		kit_out_commit(o, KIT_PUT(p, "}"));
+		kit_json_object(&j);
+		kit_json_kint(&j, "pid", r->tgid);
+		kit_json_kint(&j, "tid", r->pid);
+		kit_json_kint(&j, "ppid", r->ppid);
+		kit_json_kuint(&j, "uid", r->uid);
+		kit_json_kmem(&j, "state", &state, 1);
+		kit_json_kint(&j, "threads", r->nr_threads);
+		kit_json_kbool(&j, "kthread", r->flags & PF_KTHREAD_BIT);
+		kit_json_kstrn(&j, "comm", r->comm, sizeof(r->comm));
+		kit_json_object_end(&j);
 	}
 	kit_json_break(&j);
 	kit_json_array_end(&j);

@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The loader's unit tests (tests/unit/, built by `make unit` with ASan and
-# UBSan: output buffer, JSON and text escaping, options, numbers, task
-# states), on the host, no VM. Then the Makefile's header dependencies:
+# The loader's unit tests (tests/unit/, kselftest-harness tests built by
+# `make unit` with ASan and UBSan: output buffer, JSON and text escaping,
+# options, numbers, task states), on the host, no VM; the TAP of each
+# binary relayed, a test a line. Then the Makefile's header dependencies:
 # a changed header must rebuild what includes it, BPF objects included.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/guest/tap.sh
 for t in build/unit/test_*; do
 	[ -x "$t" ] || continue
 	echo "# $(basename "$t")"
-	# A sanitizer report makes the binary exit non-zero: the relay says so.
+	# A sanitizer report (a leak too) fails its test, and the binary exits non-zero.
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$t" > build/unit/out 2>&1
 	tap_relay "$(basename "$t"): " build/unit/out $?
 done
